@@ -1,0 +1,180 @@
+import type { JsonObject } from '@programrun/evidence';
+import type { FlowGraph } from '../graph/flow-graph.js';
+import {
+  fact,
+  staticFact,
+  update,
+  type ActionArgs,
+  type MachineAction,
+  type TransitionSpec,
+} from './machine-actions.js';
+import type { StepProgress } from './run-context.js';
+
+/** Records how `step` ended in the context's `progress`. */
+function markProgress(step: string, progress: StepProgress): MachineAction {
+  return update(({ context }) => ({ progress: { ...context.progress, [step]: progress } }));
+}
+
+/** Why a run is faulting or compensating: the step and a stable reason code. */
+export interface FaultCause {
+  readonly step: string;
+  readonly reason: string;
+  /** Detail computed from the context when the transition runs (e.g. an expression error). */
+  readonly message?: (args: ActionArgs) => string | null;
+}
+
+/** How a step leaves: the builders of step nodes call these and never name targets. */
+export interface StepExits {
+  /** Success, or the chosen route alternative's `next` when `target` is given. */
+  success(actions: readonly MachineAction[], target?: string): TransitionSpec[];
+  /** A failure path (`on_reject`, `on_fail`, `on_timeout`, `on_no_route`) to `target`. */
+  failure(target: string, cause: FaultCause, actions: readonly MachineAction[]): TransitionSpec[];
+  /** The step's `when` was false. */
+  skip(actions: readonly MachineAction[]): TransitionSpec[];
+  /** Fault right away (expression errors, failed compensations). */
+  fault(cause: FaultCause, actions: readonly MachineAction[]): TransitionSpec[];
+}
+
+function faultActions(cause: FaultCause, stage: string | null): MachineAction[] {
+  return [
+    update((args) => ({
+      ending: {
+        status: 'faulted',
+        step: cause.step,
+        reason: cause.reason,
+        message: cause.message?.(args) ?? null,
+      },
+    })),
+    fact((args) => ({
+      type: 'run.faulted',
+      stage,
+      step: cause.step,
+      data: { reason: cause.reason, message: cause.message?.(args) ?? null },
+    })),
+  ];
+}
+
+/**
+ * Exits of a main-flow step: targets resolved against the graph, stage completion
+ * emitted when the flow moves forward into a later stage.
+ */
+export function mainStepExits(graph: FlowGraph, stepId: string): StepExits {
+  const step = graph.steps.get(stepId)!;
+  const stage = step.stage;
+  const stageIndex = (id: string | null): number =>
+    graph.stages.findIndex((candidate) => candidate.id === id);
+  const following = graph.order[graph.order.indexOf(stepId) + 1] ?? 'complete';
+  const defaultSuccess = (step.definition.next as string | undefined) ?? following;
+
+  const enter = (
+    target: string,
+    cause: FaultCause | undefined,
+    actions: readonly MachineAction[],
+  ): TransitionSpec[] => {
+    if (target === 'complete') {
+      return [
+        {
+          target: '#completed',
+          actions: [
+            ...actions,
+            staticFact('stage.completed', stage, null),
+            staticFact('run.completed', null, null),
+          ],
+        },
+      ];
+    }
+    if (target === 'fault') {
+      return [
+        {
+          target: '#faulted',
+          actions: [
+            ...actions,
+            ...faultActions(cause ?? { step: stepId, reason: 'faulted' }, stage),
+          ],
+        },
+      ];
+    }
+    if (target === 'compensate') {
+      const reason = cause ?? { step: stepId, reason: 'compensate' };
+      return [
+        {
+          target: '#compensating',
+          actions: [
+            ...actions,
+            update((args) => ({
+              ending: {
+                status: 'faulted',
+                step: reason.step,
+                reason: reason.reason,
+                message: reason.message?.(args) ?? null,
+              },
+            })),
+            fact(({ context }) => ({
+              type: 'compensation.started',
+              stage,
+              step: reason.step,
+              data: {
+                reason: reason.reason,
+                pending: [...context.compensation_stack].reverse(),
+              } as JsonObject,
+            })),
+          ],
+        },
+      ];
+    }
+    const targetStage = graph.steps.get(target)?.stage ?? null;
+    const movesForward = targetStage !== stage && stageIndex(targetStage) > stageIndex(stage);
+    return [
+      {
+        target: `#${target}`,
+        actions: movesForward
+          ? [...actions, staticFact('stage.completed', stage, null)]
+          : [...actions],
+      },
+    ];
+  };
+
+  return {
+    success: (actions, target) =>
+      enter(target ?? defaultSuccess, undefined, [markProgress(stepId, 'completed'), ...actions]),
+    failure: (target, cause, actions) =>
+      enter(target, cause, [markProgress(stepId, 'failed'), ...actions]),
+    skip: (actions) => enter(following, undefined, [markProgress(stepId, 'skipped'), ...actions]),
+    fault: (cause, actions) => enter('fault', cause, [markProgress(stepId, 'failed'), ...actions]),
+  };
+}
+
+/**
+ * Exits of a compensation step: success pops the stack and returns to the compensation
+ * loop; any failure faults the run with `compensation_failed` for manual repair.
+ */
+export function compensationExits(stepId: string): StepExits {
+  const pop = update(({ context }) => ({
+    compensation_stack: context.compensation_stack.slice(0, -1),
+  }));
+  const fault = (cause: FaultCause, actions: readonly MachineAction[]): TransitionSpec[] => [
+    {
+      target: '#faulted',
+      actions: [markProgress(stepId, 'failed'), ...actions, ...faultActions(cause, null)],
+    },
+  ];
+  return {
+    success: (actions) => [
+      {
+        target: '#compensating.next',
+        actions: [markProgress(stepId, 'completed'), ...actions, pop],
+      },
+    ],
+    failure: (_target, cause, actions) =>
+      fault(
+        {
+          step: stepId,
+          reason: 'compensation_failed',
+          message: () => `${cause.reason} during compensation`,
+        },
+        actions,
+      ),
+    skip: (actions) => [{ target: '#compensating.next', actions: [...actions, pop] }],
+    fault,
+  };
+}

@@ -1,0 +1,117 @@
+import type { CompensationStep, StepDefinition } from '../schema/step-schema.js';
+import type { BuildContext, StateNodeConfig } from './build-context.js';
+import { checkNode, recordNode, routeNode } from './instant-step-nodes.js';
+import { staticFact, withGuard, type ActionArgs, type TransitionSpec } from './machine-actions.js';
+import type { StepExits } from './step-exits.js';
+import { approvalNode, handoffNode, waitNode } from './waiting-step-nodes.js';
+
+type AnyStep = StepDefinition | CompensationStep;
+
+/** The first expression error a step would hit on entry, or null. */
+function preflightError(
+  step: AnyStep,
+  build: BuildContext,
+  { context }: ActionArgs,
+): string | null {
+  if (step.kind === 'handoff' && step.request) {
+    const result = build.evaluator.fields(step.request, context);
+    if (!result.ok) return `request ${result.error}`;
+  }
+  if (step.kind === 'record') {
+    const result = build.evaluator.fields(step.data, context);
+    if (!result.ok) return `data ${result.error}`;
+  }
+  return null;
+}
+
+/**
+ * The gate every step passes on entry, after the previous transition's updates: an
+ * expression error faults the run (`expression_error`), a false `when` skips the step,
+ * otherwise the step becomes `active`.
+ */
+function gateTransitions(
+  step: AnyStep,
+  build: BuildContext,
+  exits: StepExits,
+  stage: string | null,
+): TransitionSpec[] {
+  const transitions: TransitionSpec[] = [];
+  const when = step.when;
+  if (when !== undefined) {
+    const evaluate = ({ context }: ActionArgs) => build.evaluator.condition(when, context);
+    transitions.push(
+      ...withGuard(
+        exits.fault(
+          {
+            step: step.id,
+            reason: 'expression_error',
+            message: (args) => `when: ${evaluate(args).error}`,
+          },
+          [],
+        ),
+        (args) => evaluate(args).error !== null,
+      ),
+      ...withGuard(
+        exits.skip([staticFact('step.skipped', stage, step.id, { when })]),
+        (args) => !evaluate(args).value,
+      ),
+    );
+  }
+  transitions.push(
+    ...withGuard(
+      exits.fault(
+        {
+          step: step.id,
+          reason: 'expression_error',
+          message: (args) => preflightError(step, build, args),
+        },
+        [],
+      ),
+      (args) => preflightError(step, build, args) !== null,
+    ),
+    { target: 'active', actions: [] },
+  );
+  return transitions;
+}
+
+function activeNode(
+  step: AnyStep,
+  build: BuildContext,
+  exits: StepExits,
+  stage: string | null,
+): StateNodeConfig {
+  switch (step.kind) {
+    case 'check':
+      return checkNode(step, build, exits, stage);
+    case 'approval':
+      return approvalNode(step, build, exits, stage);
+    case 'handoff':
+      return handoffNode(step, build, exits, stage);
+    case 'record':
+      return recordNode(step, build, exits, stage);
+    case 'route':
+      return routeNode(step, build, exits, stage);
+    case 'wait':
+      return waitNode(step, build, exits, stage);
+  }
+}
+
+/**
+ * The state node of one step: `{ id: <step>, initial: 'gate', states: { gate, active } }`.
+ * A run at rest is always in some step's `active` state or in a final state.
+ */
+export function stepNode(
+  step: AnyStep,
+  build: BuildContext,
+  exits: StepExits,
+  stage: string | null,
+): StateNodeConfig {
+  return {
+    id: step.id,
+    initial: 'gate',
+    states: {
+      gate: { always: gateTransitions(step, build, exits, stage) },
+      active: activeNode(step, build, exits, stage),
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import type { Environment } from '@marcbachmann/cel-js';
+import { Money } from '../money/money.js';
+
+/**
+ * Adds the `Money` type to a CEL environment: `money("10.00")`, `+`, `-`, all comparisons,
+ * `minor(m, digits)` for integer minor units and `decimal(m)` for the string form.
+ * Amounts stay exact (bigint units); CEL doubles never touch money.
+ *
+ * @example
+ * ```ts
+ * registerMoneyFunctions(new Environment()).evaluate('money("0.10") + money("0.20") == money("0.30")'); // true
+ * ```
+ */
+export function registerMoneyFunctions(environment: Environment): Environment {
+  return environment
+    .registerType('Money', Money)
+    .registerFunction('money(string): Money', (text: string) => Money.parse(text), {
+      description: 'Parses a decimal string such as "125.00" into an exact amount.',
+    })
+    .registerFunction('minor(Money, int): int', (amount: Money, digits: bigint) =>
+      amount.toMinorUnits(Number(digits)),
+    )
+    .registerFunction('decimal(Money): string', (amount: Money) => amount.toString())
+    .registerOperator('Money + Money', (left: Money, right: Money) => left.add(right))
+    .registerOperator('Money - Money', (left: Money, right: Money) => left.subtract(right))
+    .registerOperator('Money == Money', (left: Money, right: Money) => left.compare(right) === 0)
+    .registerOperator('Money < Money', (left: Money, right: Money) => left.compare(right) < 0)
+    .registerOperator('Money <= Money', (left: Money, right: Money) => left.compare(right) <= 0)
+    .registerOperator('Money > Money', (left: Money, right: Money) => left.compare(right) > 0)
+    .registerOperator('Money >= Money', (left: Money, right: Money) => left.compare(right) >= 0);
+}

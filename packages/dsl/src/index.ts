@@ -1,0 +1,75 @@
+export { loadScenario, loadScenarioFile, loadScenarioDirectory } from './load-scenario.js';
+export type {
+  LoadedScenario,
+  LoadResult,
+  LoadOptions,
+  DirectoryLoadResult,
+} from './load-scenario.js';
+export { compile, safeCompile } from './compile/compile.js';
+export type { CompiledScenario, CompileResult, StepResult } from './compile/compile.js';
+export { formatProblem, sortProblems, ScenarioError } from './problem.js';
+export type { Problem, ProblemCode } from './problem.js';
+export { scenarioSchema, FAMILIES, ASSET_TRACKS } from './schema/scenario-schema.js';
+export type {
+  ScenarioDefinition,
+  StageDefinition,
+  PolicyRule,
+  ControlDefinition,
+  InvariantDefinition,
+  Family,
+  AssetTrack,
+} from './schema/scenario-schema.js';
+export type {
+  StepDefinition,
+  StepKind,
+  CheckStep,
+  ApprovalStep,
+  HandoffStep,
+  RecordStep,
+  RouteStep,
+  RouteAlternative,
+  WaitStep,
+  CompensationStep,
+} from './schema/step-schema.js';
+export { PARTY_ROLES } from './schema/party-schema.js';
+export type { PartyDefinition } from './schema/party-schema.js';
+export { scenarioJsonSchema, SCENARIO_SCHEMA_ID } from './schema/json-schema.js';
+export { buildFlowGraph, findPath, describePath } from './graph/flow-graph.js';
+export type { FlowGraph, FlowStep, FlowEdge, EdgeKind, FlowPath } from './graph/flow-graph.js';
+export { Money, MoneyError, toMinorUnits, fromMinorUnits, compareDecimal } from './money/money.js';
+export { compileInputSchema, InputSchemaError } from './inputs/input-validator.js';
+export type { InputIssue, InputValidator } from './inputs/input-validator.js';
+export { INPUT_FORMATS } from './inputs/formats.js';
+export type { InputFormat } from './inputs/formats.js';
+export {
+  isChecksummedEvmAddress,
+  isSolanaAddress,
+  toEip55Checksum,
+} from './inputs/address-formats.js';
+export { isIban, isBic } from './inputs/bank-formats.js';
+export { parseDuration, addDuration } from './schema/duration.js';
+export { ExpressionEvaluator } from './compile/expression-evaluator.js';
+export type { Evaluation } from './compile/expression-evaluator.js';
+export { initialRunContext } from './compile/run-context.js';
+export type {
+  RunContext,
+  RunEvent,
+  RunInput,
+  RunEnvironment,
+  RunEnding,
+  EmittedFact,
+  ApprovalDecision,
+  HandoffOutcome,
+  RuleOutcome,
+  CheckOutcome,
+  RouteSelection,
+  ConsideredAlternative,
+  StepProgress,
+} from './compile/run-context.js';
+export type {
+  PersistedSnapshot,
+  PersistedStateValue,
+  RunState,
+  Awaiting,
+} from './compile/run-state.js';
+export type { PolicyState, PolicyRuleState, ControlState } from './compile/policy-state.js';

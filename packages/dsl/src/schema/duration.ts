@@ -1,0 +1,36 @@
+import { ProgramrunError } from '@programrun/evidence';
+
+const DURATION = /^P(?!$)(?:(\d+)W)?(?:(\d+)D)?(?:T(?=\d)(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/;
+
+/**
+ * Milliseconds in a fixed-length ISO 8601 duration (weeks, days, hours, minutes,
+ * seconds; a day is 24 hours). Years and months are refused: their length varies.
+ *
+ * @example
+ * ```ts
+ * parseDuration('PT15M'); // 900000
+ * parseDuration('P1DT2H'); // 93600000
+ * ```
+ */
+export function parseDuration(duration: string): number {
+  const match = DURATION.exec(duration);
+  if (!match)
+    throw new ProgramrunError(
+      'invalid_duration',
+      `"${duration}" is not a duration such as PT15M or P1D`,
+    );
+  const [, weeks, days, hours, minutes, seconds] = match.map((part) => Number(part ?? 0));
+  return ((((weeks! * 7 + days!) * 24 + hours!) * 60 + minutes!) * 60 + seconds!) * 1000;
+}
+
+/**
+ * `start` plus a duration, as a new Date.
+ *
+ * @example
+ * ```ts
+ * addDuration(new Date('2026-01-01T00:00:00Z'), 'PT30M').toISOString(); // '2026-01-01T00:30:00.000Z'
+ * ```
+ */
+export function addDuration(start: Date, duration: string): Date {
+  return new Date(start.getTime() + parseDuration(duration));
+}

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { durationSchema, expressionSchema, identifierSchema } from './identifiers.js';
+import { partySchema } from './party-schema.js';
+import { compensationStepSchema, stepSchema } from './step-schema.js';
+
+/** Workflow families of the specification. */
+export const FAMILIES = [
+  'wallet_delivery',
+  'bank_payout',
+  'treasury_conversion',
+  'bridge_routing',
+  'asset_servicing',
+] as const;
+
+/** Asset tracks, kept distinct. */
+export const ASSET_TRACKS = ['public_demo', 'restricted', 'production_placeholder'] as const;
+
+/** A policy rule in CEL. */
+export const policyRuleSchema = z.strictObject({
+  id: identifierSchema,
+  description: z.string().min(1),
+  when: expressionSchema.meta({ description: 'CEL boolean that must hold for the rule to pass.' }),
+  otherwise: z
+    .enum(['deny', 'review'])
+    .meta({ description: 'Outcome when the rule fails: deny blocks, review waits for reviewers.' }),
+});
+
+/** A control the run must satisfy (e.g. Shariah screening), shown in the policy state. */
+export const controlSchema = z.strictObject({
+  id: identifierSchema,
+  title: z.string().min(1),
+  description: z.string().optional(),
+  category: z.enum(['shariah', 'compliance', 'risk', 'operational', 'regulatory']),
+  step: identifierSchema.meta({ description: 'The step whose success satisfies the control.' }),
+});
+
+/** An ordering rule, proven over every path of the compiled graph. */
+export const invariantSchema = z.strictObject({
+  id: identifierSchema,
+  description: z.string().min(1),
+  before: z
+    .array(identifierSchema)
+    .min(1)
+    .meta({ description: 'Steps that must all have completed…' }),
+  then: z
+    .array(identifierSchema)
+    .min(1)
+    .meta({ description: '…before any of these steps starts.' }),
+});
+
+/** One stage (operating chapter) of the run. */
+export const stageSchema = z.strictObject({
+  id: identifierSchema,
+  title: z.string().min(1),
+  description: z.string().optional(),
+  steps: z.array(stepSchema).min(1),
+});
+
+/** The scenario format: one YAML file per published version. */
+export const scenarioSchema = z
+  .strictObject({
+    scenario: z
+      .string()
+      .regex(/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/, 'must be kebab-case, e.g. qr-merchant-settlement')
+      .meta({ description: 'Scenario name; the id is <scenario>@<version>.' }),
+    version: z.string().regex(/^v[1-9][0-9]*$/, 'must be v1, v2, …'),
+    title: z.string().min(1),
+    summary: z.string().min(1),
+    family: z.enum(FAMILIES),
+    asset_track: z.enum(ASSET_TRACKS),
+    duration: z
+      .strictObject({
+        min: durationSchema,
+        max: durationSchema,
+        calendar: z.enum(['business', 'calendar']).default('calendar'),
+      })
+      .optional()
+      .meta({ description: 'Indicated duration of a run.' }),
+    inputs: z
+      .record(z.string(), z.unknown())
+      .meta({
+        description: 'JSON Schema (draft 2020-12) of the run inputs; money is a decimal string.',
+      }),
+    example_inputs: z
+      .record(z.string(), z.unknown())
+      .meta({ description: 'Valid inputs used by docs, tests and the catalogue.' }),
+    parties: z.record(identifierSchema, partySchema),
+    policy: z.array(policyRuleSchema).default([]),
+    controls: z.array(controlSchema).default([]),
+    invariants: z.array(invariantSchema).default([]),
+    stages: z.array(stageSchema).min(1),
+    compensations: z.array(compensationStepSchema).default([]),
+  })
+  .meta({
+    title: 'programrun scenario',
+    description: 'A versioned money-movement workflow compiled into a pure XState v5 machine.',
+  });
+
+export type PolicyRule = z.output<typeof policyRuleSchema>;
+export type ControlDefinition = z.output<typeof controlSchema>;
+export type InvariantDefinition = z.output<typeof invariantSchema>;
+export type StageDefinition = z.output<typeof stageSchema>;
+/** A parsed, defaulted scenario definition. */
+export type ScenarioDefinition = z.output<typeof scenarioSchema>;
+/** Workflow family. */
+export type Family = (typeof FAMILIES)[number];
+/** Asset track. */
+export type AssetTrack = (typeof ASSET_TRACKS)[number];

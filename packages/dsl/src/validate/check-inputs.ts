@@ -1,0 +1,44 @@
+import type { Problem } from '../problem.js';
+import type { ScenarioDefinition } from '../schema/scenario-schema.js';
+import type { YamlSource } from '../source/yaml-source.js';
+import {
+  compileInputSchema,
+  InputSchemaError,
+  type InputValidator,
+} from '../inputs/input-validator.js';
+
+/** Result of {@link checkInputs}: the validator when the schema compiles, and problems. */
+export interface InputCheck {
+  readonly validator: InputValidator | undefined;
+  readonly problems: Problem[];
+}
+
+const pointerSegments = (pointer: string): string[] =>
+  pointer
+    .split('/')
+    .slice(1)
+    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+
+/** Compiles the input schema and validates `example_inputs` against it. */
+export function checkInputs(scenario: ScenarioDefinition, source: YamlSource): InputCheck {
+  let validator: InputValidator;
+  try {
+    validator = compileInputSchema(scenario.inputs);
+  } catch (error) {
+    const message = error instanceof InputSchemaError ? error.message : String(error);
+    return {
+      validator: undefined,
+      problems: [source.problemAt('invalid_input_schema', message, ['inputs'])],
+    };
+  }
+  const problems = validator
+    .validate(scenario.example_inputs)
+    .map((issue) =>
+      source.problemAt(
+        'invalid_example_inputs',
+        `example_inputs${issue.pointer} ${issue.message}`,
+        ['example_inputs', ...pointerSegments(issue.pointer)],
+      ),
+    );
+  return { validator, problems };
+}
