@@ -70,6 +70,9 @@ export function collectExpressionSites(scenario: ScenarioDefinition): Expression
       for (const [field, source] of Object.entries(step.request ?? {})) {
         sites.push({ path: [...path, 'request', field], source, expects: 'any' });
       }
+      for (const [field, source] of Object.entries(step.simulation?.data ?? {})) {
+        sites.push({ path: [...path, 'simulation', 'data', field], source, expects: 'any' });
+      }
     }
   }
   return sites;

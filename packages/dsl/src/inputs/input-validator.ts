@@ -81,15 +81,20 @@ function toIssue(error: ErrorObject): InputIssue {
   };
 }
 
-/** Keeps the most useful issue per pointer (an `if/then` failure repeats its inner error). */
-function dedupe(issues: InputIssue[]): InputIssue[] {
-  const seen = new Set<string>();
-  return issues.filter((issue) => {
-    const key = `${issue.pointer} ${issue.message}`;
-    if (seen.has(key) || issue.message === 'must match "then" schema') return false;
-    seen.add(key);
-    return true;
-  });
+/**
+ * One issue per pointer and keyword, the later (a conditional branch's, more specific)
+ * winning; `if/then/else` wrappers only repeat their inner error and are dropped.
+ */
+function toIssues(errors: readonly ErrorObject[]): InputIssue[] {
+  const byKey = new Map<string, InputIssue>();
+  for (const error of errors) {
+    if (error.keyword === 'if') continue;
+    const issue = toIssue(error);
+    const key = `${issue.pointer} ${error.keyword}`;
+    byKey.delete(key);
+    byKey.set(key, issue);
+  }
+  return [...byKey.values()];
 }
 
 /** Thrown by {@link compileInputSchema} for a schema ajv refuses; `message` says why. */
@@ -120,7 +125,7 @@ export function compileInputSchema(schema: Readonly<Record<string, unknown>>): I
   return {
     validate(inputs: unknown): InputIssue[] {
       if (validateFunction(inputs)) return [];
-      return dedupe((validateFunction.errors ?? []).map(toIssue));
+      return toIssues(validateFunction.errors ?? []);
     },
   };
 }

@@ -76,11 +76,9 @@ export const scenarioSchema = z
       })
       .optional()
       .meta({ description: 'Indicated duration of a run.' }),
-    inputs: z
-      .record(z.string(), z.unknown())
-      .meta({
-        description: 'JSON Schema (draft 2020-12) of the run inputs; money is a decimal string.',
-      }),
+    inputs: z.record(z.string(), z.unknown()).meta({
+      description: 'JSON Schema (draft 2020-12) of the run inputs; money is a decimal string.',
+    }),
     example_inputs: z
       .record(z.string(), z.unknown())
       .meta({ description: 'Valid inputs used by docs, tests and the catalogue.' }),

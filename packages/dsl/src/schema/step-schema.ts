@@ -13,12 +13,9 @@ const commonStepFields = {
   when: expressionSchema
     .optional()
     .meta({ description: 'CEL condition; when false the step is skipped (recorded as skipped).' }),
-  next: flowTargetSchema
-    .optional()
-    .meta({
-      description:
-        'Step to go to on success instead of the following one; `complete` ends the run.',
-    }),
+  next: flowTargetSchema.optional().meta({
+    description: 'Step to go to on success instead of the following one; `complete` ends the run.',
+  }),
 };
 
 const approversSchema = z
@@ -55,12 +52,9 @@ export const approvalStepSchema = z.strictObject({
   kind: z.literal('approval'),
   approvers: approversSchema,
   quorum: z.int().min(1).default(1).meta({ description: 'Distinct approvers needed.' }),
-  maker_checker: z
-    .boolean()
-    .default(false)
-    .meta({
-      description: 'Approvers must differ from everyone who approved an earlier step (four eyes).',
-    }),
+  maker_checker: z.boolean().default(false).meta({
+    description: 'Approvers must differ from everyone who approved an earlier step (four eyes).',
+  }),
   expires: durationSchema,
   on_reject: flowTargetSchema.default('fault'),
   on_timeout: flowTargetSchema.default('fault'),
@@ -86,6 +80,18 @@ export const handoffStepSchema = z.strictObject({
   compensate: identifierSchema
     .optional()
     .meta({ description: 'Compensation step (under compensations:) that undoes this one.' }),
+  simulation: z
+    .strictObject({
+      latency: durationSchema
+        .optional()
+        .meta({ description: "Overrides the party's simulated latency." }),
+      data: z
+        .record(z.string(), expressionSchema)
+        .default({})
+        .meta({ description: 'Data the simulated partner confirms with, each a CEL expression.' }),
+    })
+    .optional()
+    .meta({ description: 'How the simulated counterparty answers in the test environment.' }),
 });
 
 /** Records a fact for evidence: delivery objects, reserve matches, corridor packages… */

@@ -1,0 +1,27 @@
+import type { CompiledScenario } from '@programrun/dsl';
+import type { ScenarioCatalogue } from './catalogue.js';
+import type { AdjustableClock, Clock } from './clock.js';
+import type { IdGenerator } from './ids.js';
+import type { StoreV1 } from './store/store-v1.js';
+import type { SandboxOptions } from './timers/sandbox-partners.js';
+
+/** Options of `createEngine`. */
+export interface EngineOptions {
+  /** Where runs, lifecycle records, timers and idempotency records live. */
+  readonly store: StoreV1;
+  /** The scenarios this engine runs. */
+  readonly scenarios: readonly CompiledScenario[] | ScenarioCatalogue;
+  /** Clock of the live environment. @default systemClock */
+  readonly clock?: Clock;
+  /**
+   * Clock of the test environment; `advanceTestClock` moves it.
+   * @default an offset clock over `clock` (real time that can jump ahead)
+   */
+  readonly testClock?: AdjustableClock;
+  /** Makes run ids. @default randomIds() */
+  readonly ids?: IdGenerator;
+  /** Behaviour of simulated counterparties in the test environment. */
+  readonly sandbox?: SandboxOptions;
+  /** Retries of a transaction that lost a compare-and-swap race. @default 8 */
+  readonly maxConflictRetries?: number;
+}

@@ -1,0 +1,44 @@
+import { ProgramrunError } from '@programrun/evidence';
+
+/** A field-level problem, as a JSON pointer into the request (e.g. `/inputs/amount`). */
+export interface FieldIssue {
+  readonly pointer: string;
+  readonly code: string;
+  readonly message: string;
+}
+
+/** Stable codes the engine throws; `docs/reference/errors.md` maps each to HTTP. */
+export type EngineErrorCode =
+  | 'scenario_not_found'
+  | 'invalid_inputs'
+  | 'run_not_found'
+  | 'track_not_available'
+  | 'run_finished'
+  | 'step_not_awaiting'
+  | 'approver_already_decided'
+  | 'maker_checker_violation'
+  | 'cancel_not_allowed'
+  | 'signal_refused'
+  | 'scenario_digest_mismatch'
+  | 'concurrent_update';
+
+/**
+ * An error the engine throws on purpose, with a stable code and, for input problems,
+ * the offending fields.
+ *
+ * @example
+ * ```ts
+ * try { await engine.createRun(scope, request); } catch (error) {
+ *   if (error instanceof EngineError && error.code === 'invalid_inputs') console.log(error.issues);
+ * }
+ * ```
+ */
+export class EngineError extends ProgramrunError {
+  declare readonly code: EngineErrorCode;
+  readonly issues: readonly FieldIssue[];
+
+  constructor(code: EngineErrorCode, message: string, issues: readonly FieldIssue[] = []) {
+    super(code, message);
+    this.issues = issues;
+  }
+}

@@ -1,0 +1,59 @@
+import { sha256Digest } from '@programrun/evidence';
+
+/** Makes the ids of new objects. */
+export interface IdGenerator {
+  /** A new run id, `prun_…`. */
+  run(): string;
+}
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/**
+ * `length` random base62 characters from the platform CSPRNG (rejection sampling, so
+ * every character is uniform).
+ *
+ * @example
+ * ```ts
+ * randomBase62(24); // 'q3Zk…'
+ * ```
+ */
+export function randomBase62(length: number): string {
+  let result = '';
+  const buffer = new Uint8Array(length * 2);
+  while (result.length < length) {
+    crypto.getRandomValues(buffer);
+    for (const byte of buffer) {
+      if (byte < 248 && result.length < length) result += BASE62[byte % 62];
+    }
+  }
+  return result;
+}
+
+/**
+ * Unguessable ids: `prun_` and 24 random base62 characters (~143 bits).
+ *
+ * @example
+ * ```ts
+ * createEngine({ store, scenarios, ids: randomIds() });
+ * ```
+ */
+export function randomIds(): IdGenerator {
+  return { run: () => `prun_${randomBase62(24)}` };
+}
+
+/**
+ * Deterministic ids derived from a seed and a counter: the same seed gives the same ids,
+ * so tests and property checks get byte-identical lifecycle records.
+ *
+ * @example
+ * ```ts
+ * const ids = seededIds('test');
+ * ids.run() === seededIds('test').run(); // true
+ * ```
+ */
+export function seededIds(seed: string): IdGenerator {
+  let counter = 0;
+  return {
+    run: () => `prun_${sha256Digest(`${seed}:${(counter += 1)}`).slice(7, 31)}`,
+  };
+}

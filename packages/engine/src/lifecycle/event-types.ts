@@ -1,0 +1,53 @@
+/**
+ * Every lifecycle record type with what it means: the catalogue webhook subscribers,
+ * `GET …/events` readers and auditors rely on. Types are `program_run.<name>`.
+ */
+export const LIFECYCLE_EVENT_TYPES = {
+  'program_run.created':
+    'The run was created; data holds the scenario digest, environment, track and inputs digest.',
+  'program_run.stage.started': 'A stage (operating chapter) started.',
+  'program_run.stage.completed': 'Every step of a stage finished and the run moved on.',
+  'program_run.step.skipped': "A step's `when` condition was false.",
+  'program_run.policy.evaluated':
+    'A check step evaluated its policy rules: decision and each rule outcome.',
+  'program_run.approval.requested':
+    'An approval (or a policy review) is waiting for decisions, with its deadline.',
+  'program_run.approval.recorded': 'A decision was recorded; quorum not reached yet.',
+  'program_run.approval.granted': 'Quorum was reached; the approval step succeeded.',
+  'program_run.approval.rejected': 'An approver rejected; the failure path runs.',
+  'program_run.approval.expired': 'The approval expired before quorum.',
+  'program_run.handoff.requested':
+    'An appointed party was asked to execute a step, with a deterministic idempotency key.',
+  'program_run.handoff.confirmed': 'The partner confirmed the step.',
+  'program_run.handoff.rejected': 'The partner rejected the step.',
+  'program_run.handoff.failed': 'The partner reported a failure.',
+  'program_run.handoff.timed_out': 'The partner did not answer before the timeout.',
+  'program_run.route.selected':
+    'A route step chose an alternative; every alternative considered and why.',
+  'program_run.delivery.recorded': 'A delivery object was recorded.',
+  'program_run.record.created':
+    'A fact was recorded for evidence (reserve match, corridor package, …).',
+  'program_run.wait.started': 'A durable timer started.',
+  'program_run.wait.completed': 'A durable timer fired.',
+  'program_run.compensation.started': 'Completed steps are being compensated in reverse order.',
+  'program_run.compensation.completed': 'Every compensation finished.',
+  'program_run.completed': 'The run reached its result.',
+  'program_run.faulted': 'The run ended in a fault: data says which step and why.',
+  'program_run.cancelled': 'The run was cancelled.',
+} as const;
+
+/** A lifecycle record type. */
+export type LifecycleEventType = keyof typeof LIFECYCLE_EVENT_TYPES;
+
+/**
+ * The record type of a machine fact: `run.completed` → `program_run.completed`,
+ * `stage.started` → `program_run.stage.started`.
+ *
+ * @example
+ * ```ts
+ * recordTypeOf('handoff.requested'); // 'program_run.handoff.requested'
+ * ```
+ */
+export function recordTypeOf(factType: string): string {
+  return `program_run.${factType.startsWith('run.') ? factType.slice(4) : factType}`;
+}

@@ -1,0 +1,124 @@
+import type { CompiledScenario, StepResult } from '@programrun/dsl';
+import type { JsonObject } from '@programrun/evidence';
+import { buildRecords, type PendingFact } from '../lifecycle/build-records.js';
+import type { LifecycleRecord } from '../lifecycle/lifecycle-record.js';
+import type { Scope, StoredRun, StoreTransactionV1 } from '../store/store-v1.js';
+import { planTimers } from '../timers/timer-plan.js';
+import type { SandboxOptions } from '../timers/sandbox-partners.js';
+import { buildRunRecord } from './build-run-record.js';
+import { advanceStages, initialStages } from './stage-progress.js';
+
+/** A new run's fixed attributes. */
+export interface RunCreation {
+  readonly idempotencyKey: string | null;
+  readonly sessionId: string | null;
+  readonly sourcePath: string | null;
+  readonly inputs: JsonObject;
+}
+
+/** Input of {@link commitStep}. */
+export interface CommitStepInput {
+  readonly tx: StoreTransactionV1;
+  readonly compiled: CompiledScenario;
+  readonly scope: Scope;
+  readonly runId: string;
+  readonly now: Date;
+  readonly result: StepResult;
+  /** The run before this step; null when creating. */
+  readonly previous: StoredRun | null;
+  readonly creation?: RunCreation;
+  /** Facts recorded before the machine's (e.g. `created`). */
+  readonly leadingFacts?: readonly PendingFact[];
+  /** The timer whose firing caused this step. */
+  readonly firedTimerId?: string;
+  readonly sandbox: SandboxOptions;
+}
+
+/**
+ * Writes one transition inside the caller's transaction: hash-chained lifecycle records,
+ * timers for new deadlines (and cancellation of stale ones), and the run, inserted or
+ * updated with compare-and-swap on its version.
+ */
+export async function commitStep(
+  input: CommitStepInput,
+): Promise<{ run: StoredRun; records: LifecycleRecord[] }> {
+  const { tx, compiled, scope, runId, now, result, previous } = input;
+  const nowIso = now.toISOString();
+  const plan = planTimers({
+    compiled,
+    runId,
+    account: scope.account,
+    environment: scope.environment,
+    now,
+    facts: result.facts,
+    context: result.snapshot.context,
+    sandbox: input.sandbox,
+  });
+  const facts = [...(input.leadingFacts ?? []), ...plan.facts];
+  const records = buildRecords(
+    runId,
+    { sequence: previous?.last_sequence ?? 0, hash: previous?.record.evidence.chain_head ?? null },
+    nowIso,
+    facts,
+  );
+
+  const awaiting = result.state.awaiting;
+  const matchesAwaiting = (timer: { step: string; attempt: number }): boolean =>
+    awaiting !== null && timer.step === awaiting.step && timer.attempt === awaiting.attempt;
+  const existing = previous ? await tx.pendingTimers(runId) : [];
+  const stale = existing.filter(
+    (timer) => timer.id !== input.firedTimerId && !matchesAwaiting(timer),
+  );
+  const scheduled = plan.timers.filter(matchesAwaiting);
+  const keptExisting = existing.filter(
+    (timer) => timer.id !== input.firedTimerId && matchesAwaiting(timer),
+  );
+
+  const creation = input.creation;
+  const record = buildRunRecord({
+    id: runId,
+    compiled,
+    environment: scope.environment,
+    snapshot: result.snapshot,
+    state: result.state,
+    stages: advanceStages(
+      previous?.record.stages ?? initialStages(compiled.graph),
+      facts,
+      result.state,
+      nowIso,
+    ),
+    pendingTimers: [...keptExisting, ...scheduled],
+    chainHead: records.at(-1)?.hash ?? previous?.record.evidence.chain_head ?? null,
+    sessionId: previous?.record.session_id ?? creation?.sessionId ?? null,
+    sourcePath: previous?.record.source_path ?? creation?.sourcePath ?? null,
+    inputs: previous?.record.inputs ?? creation?.inputs ?? {},
+    createdAt: previous?.record.created_at ?? nowIso,
+    updatedAt: nowIso,
+    previous: previous?.record ?? null,
+  });
+  const run: StoredRun = {
+    id: runId,
+    account: scope.account,
+    environment: scope.environment,
+    version: (previous?.version ?? 0) + 1,
+    scenario_id: compiled.id,
+    status: record.status,
+    created_at: record.created_at,
+    idempotency_key: previous?.idempotency_key ?? creation?.idempotencyKey ?? null,
+    snapshot: result.snapshot,
+    last_sequence: records.at(-1)?.sequence ?? previous?.last_sequence ?? 0,
+    record,
+  };
+
+  if (previous) await tx.updateRun(run, previous.version);
+  else await tx.insertRun(run);
+  if (records.length > 0) await tx.appendRecords(scope, records);
+  if (scheduled.length > 0) await tx.scheduleTimers(scheduled);
+  if (stale.length > 0)
+    await tx.settleTimers(
+      stale.map((timer) => timer.id),
+      'cancelled',
+    );
+  if (input.firedTimerId !== undefined) await tx.settleTimers([input.firedTimerId], 'fired');
+  return { run, records };
+}

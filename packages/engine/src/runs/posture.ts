@@ -1,0 +1,68 @@
+import type { CompiledScenario, RunContext, RunEnvironment } from '@programrun/dsl';
+import type { PosturePartyRecord, PostureRecord } from './run-record.js';
+
+/**
+ * The operating posture of a run: environment, asset track, how steps execute, each
+ * party with the steps and stages it holds and whether that stage is live, simulated or
+ * not live, and the routes chosen so far.
+ *
+ * @example
+ * ```ts
+ * computePosture(compiled, 'test', context).execution; // 'simulated'
+ * ```
+ */
+export function computePosture(
+  compiled: CompiledScenario,
+  environment: RunEnvironment,
+  context: RunContext,
+): PostureRecord {
+  const { definition, graph } = compiled;
+  const holdings = new Map<string, { steps: Set<string>; stages: Set<string> }>();
+  const hold = (party: string | undefined, step: string, stage: string | null): void => {
+    if (party === undefined) return;
+    const entry = holdings.get(party) ?? { steps: new Set(), stages: new Set() };
+    entry.steps.add(step);
+    if (stage !== null) entry.stages.add(stage);
+    holdings.set(party, entry);
+  };
+  for (const step of graph.steps.values()) {
+    hold(step.party, step.id, step.stage);
+    const definitionStep = step.definition;
+    if (definitionStep.kind === 'approval')
+      for (const party of definitionStep.approvers) hold(party, step.id, step.stage);
+    if (definitionStep.kind === 'check')
+      for (const party of definitionStep.review?.approvers ?? []) hold(party, step.id, step.stage);
+  }
+  const notExecutable =
+    environment === 'live' && definition.asset_track === 'production_placeholder';
+  const parties: PosturePartyRecord[] = Object.entries(definition.parties).map(([id, party]) => ({
+    id,
+    name: party.name,
+    role: party.role,
+    kind: party.kind,
+    status:
+      party.kind !== 'appointed'
+        ? environment === 'test'
+          ? 'simulated'
+          : 'live'
+        : environment === 'test'
+          ? 'simulated'
+          : party.availability === 'not_live' || notExecutable
+            ? 'not_live'
+            : 'live',
+    steps: [...(holdings.get(id)?.steps ?? [])],
+    stages: [...(holdings.get(id)?.stages ?? [])],
+  }));
+  return {
+    environment,
+    asset_track: definition.asset_track,
+    execution:
+      environment === 'test' ? 'simulated' : notExecutable ? 'not_executable' : 'partner_executed',
+    parties,
+    routes: Object.entries(context.route_selections).map(([step, selection]) => ({
+      step,
+      selected: selection.selected,
+      reason: selection.reason,
+    })),
+  };
+}

@@ -1,0 +1,97 @@
+import type { AssetTrack, PolicyState, RunEnvironment } from '@programrun/dsl';
+import type { JsonObject, Sha256Digest } from '@programrun/evidence';
+
+/** Status of a run. `waiting` whenever `awaiting` is set; the last three are final. */
+export type RunStatus =
+  'pending' | 'running' | 'waiting' | 'suspended' | 'completed' | 'faulted' | 'cancelled';
+
+/** Final statuses: nothing changes a run after them. */
+export const FINAL_STATUSES: ReadonlySet<RunStatus> = new Set([
+  'completed',
+  'faulted',
+  'cancelled',
+]);
+
+/** What a waiting run waits for. */
+export interface AwaitingRecord {
+  readonly kind: 'approval' | 'handoff' | 'timer';
+  readonly step: string;
+  /** ISO time the step times out, expires or (for timers) fires; null when none. */
+  readonly deadline: string | null;
+  /** The party holding the step: the partner for handoffs. */
+  readonly party: string | null;
+  /** Who may decide, for approvals. */
+  readonly approvers: readonly string[] | null;
+  readonly quorum: number | null;
+  /** Distinct approvals so far, for approvals. */
+  readonly approvals: number | null;
+}
+
+/** A stage as the run record shows it. */
+export interface StageRecord {
+  readonly id: string;
+  readonly title: string;
+  readonly status: 'pending' | 'active' | 'completed' | 'faulted' | 'cancelled';
+  readonly started_at: string | null;
+  readonly completed_at: string | null;
+}
+
+/** An operating party in the run's posture. */
+export interface PosturePartyRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly role: string;
+  readonly kind: 'appointed' | 'operator' | 'customer';
+  /** Whether the party's stage runs for real (`live`), in the sandbox, or is not live yet. */
+  readonly status: 'live' | 'simulated' | 'not_live';
+  readonly steps: readonly string[];
+  readonly stages: readonly string[];
+}
+
+/** A route choice in the posture (bridge-route and money-form posture). */
+export interface PostureRouteRecord {
+  readonly step: string;
+  readonly selected: string | null;
+  readonly reason: string | null;
+}
+
+/** The operating posture of a run. */
+export interface PostureRecord {
+  readonly environment: RunEnvironment;
+  readonly asset_track: AssetTrack;
+  /** `simulated` in test; `partner_executed` in live; `not_executable` when a track cannot run live. */
+  readonly execution: 'simulated' | 'partner_executed' | 'not_executable';
+  readonly parties: readonly PosturePartyRecord[];
+  readonly routes: readonly PostureRouteRecord[];
+}
+
+/** How a run that did not complete ended. */
+export interface OutcomeRecord {
+  readonly status: 'faulted' | 'cancelled';
+  readonly step: string | null;
+  readonly reason: string;
+  readonly message: string | null;
+}
+
+/** The `program_run` object: the HTTP representation of a run. */
+export interface RunRecord {
+  readonly object: 'program_run';
+  readonly id: string;
+  readonly livemode: boolean;
+  readonly scenario_id: string;
+  readonly scenario_digest: Sha256Digest;
+  readonly status: RunStatus;
+  readonly stage: string | null;
+  readonly awaiting: AwaitingRecord | null;
+  readonly outcome: OutcomeRecord | null;
+  readonly session_id: string | null;
+  readonly source_path: string | null;
+  readonly inputs: JsonObject;
+  readonly posture: PostureRecord;
+  readonly policy: PolicyState;
+  readonly stages: readonly StageRecord[];
+  readonly evidence: { readonly chain_head: Sha256Digest | null; readonly exportable: boolean };
+  readonly created_at: string;
+  readonly updated_at: string;
+  readonly completed_at: string | null;
+}

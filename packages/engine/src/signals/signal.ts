@@ -1,0 +1,64 @@
+import type { JsonObject } from '@programrun/evidence';
+import type { RunEvent } from '@programrun/dsl';
+
+/** An approver's decision on an approval step (or a policy review at a check step). */
+export interface ApprovalSignal {
+  readonly kind: 'approval';
+  readonly step: string;
+  readonly decision: 'approve' | 'reject';
+  /** Who decided, as the host identifies them (e.g. `ops:alice`). */
+  readonly approver: string;
+  readonly note?: string | undefined;
+}
+
+/** A partner's answer to a handoff (the partner callback). */
+export interface HandoffSignal {
+  readonly kind: 'handoff';
+  readonly step: string;
+  readonly outcome: 'confirmed' | 'rejected' | 'failed';
+  /** The partner's own reference for the execution. */
+  readonly reference: string;
+  readonly data?: JsonObject | undefined;
+}
+
+/** A request to cancel the run. */
+export interface CancelSignal {
+  readonly kind: 'cancel';
+  readonly reason?: string | undefined;
+}
+
+/** Anything a client or partner can tell a run. */
+export type Signal = ApprovalSignal | HandoffSignal | CancelSignal;
+
+/**
+ * The machine event of a signal, stamped with the environment clock's time.
+ *
+ * @example
+ * ```ts
+ * toRunEvent({ kind: 'cancel' }, '2026-01-01T00:00:00.000Z'); // { type: 'run.cancel', reason: 'requested', at: … }
+ * ```
+ */
+export function toRunEvent(signal: Signal, at: string): RunEvent {
+  switch (signal.kind) {
+    case 'approval':
+      return {
+        type: 'approval.decision',
+        step: signal.step,
+        decision: signal.decision,
+        approver: signal.approver,
+        note: signal.note,
+        at,
+      };
+    case 'handoff':
+      return {
+        type: 'handoff.outcome',
+        step: signal.step,
+        outcome: signal.outcome,
+        reference: signal.reference,
+        data: signal.data ?? {},
+        at,
+      };
+    case 'cancel':
+      return { type: 'run.cancel', reason: signal.reason ?? 'requested', at };
+  }
+}

@@ -1,0 +1,271 @@
+import type { RunEnvironment } from '@programrun/dsl';
+import type { LifecycleRecord } from '../lifecycle/lifecycle-record.js';
+import { StoreError } from './store-error.js';
+import type {
+  IdempotencyRecord,
+  Page,
+  RunQuery,
+  Scope,
+  StoredRun,
+  StoreTransactionV1,
+  StoreV1,
+  TimerRow,
+} from './store-v1.js';
+
+const scopeKey = (scope: Scope, id: string): string =>
+  `${scope.account}\u0000${scope.environment}\u0000${id}`;
+const inScope = (scope: Scope, row: { account: string; environment: RunEnvironment }): boolean =>
+  row.account === scope.account && row.environment === scope.environment;
+
+interface MemoryState {
+  runs: Map<string, StoredRun>;
+  runsByKey: Map<string, string>;
+  records: Map<string, LifecycleRecord[]>;
+  timers: Map<string, TimerRow>;
+  /** Pending timers by run id (the only ones queries look at). */
+  pendingByRun: Map<string, readonly TimerRow[]>;
+  idempotency: Map<string, IdempotencyRecord>;
+}
+
+/**
+ * One transaction over the memory tables. Transactions run one at a time, so writes go
+ * straight to the tables and an undo log restores them if the work throws.
+ */
+class MemoryTransaction implements StoreTransactionV1 {
+  readonly #state: MemoryState;
+  readonly #undo: (() => void)[] = [];
+
+  constructor(state: MemoryState) {
+    this.#state = state;
+  }
+
+  /** Restores every table to what it was before this transaction. */
+  rollback(): void {
+    for (const undo of this.#undo.reverse()) undo();
+  }
+
+  #set<V>(table: Map<string, V>, key: string, value: V): void {
+    const had = table.has(key);
+    const previous = table.get(key);
+    this.#undo.push(() => (had ? table.set(key, previous as V) : table.delete(key)));
+    table.set(key, value);
+  }
+
+  #delete<V>(table: Map<string, V>, key: string): void {
+    if (!table.has(key)) return;
+    const previous = table.get(key) as V;
+    this.#undo.push(() => table.set(key, previous));
+    table.delete(key);
+  }
+
+  getRun(scope: Scope, id: string): Promise<StoredRun | undefined> {
+    const run = this.#state.runs.get(id);
+    return Promise.resolve(run && inScope(scope, run) ? run : undefined);
+  }
+
+  findRunByIdempotencyKey(scope: Scope, key: string): Promise<StoredRun | undefined> {
+    const id = this.#state.runsByKey.get(scopeKey(scope, key));
+    return Promise.resolve(id === undefined ? undefined : this.#state.runs.get(id));
+  }
+
+  insertRun(run: StoredRun): Promise<void> {
+    if (this.#state.runs.has(run.id)) throw new StoreError('duplicate_key', `run ${run.id} exists`);
+    if (run.idempotency_key !== null) {
+      const key = scopeKey(run, run.idempotency_key);
+      if (this.#state.runsByKey.has(key))
+        throw new StoreError('duplicate_key', 'idempotency key already used');
+      this.#set(this.#state.runsByKey, key, run.id);
+    }
+    this.#set(this.#state.runs, run.id, run);
+    return Promise.resolve();
+  }
+
+  updateRun(run: StoredRun, expectedVersion: number): Promise<void> {
+    const current = this.#state.runs.get(run.id);
+    if (!current || current.version !== expectedVersion) {
+      throw new StoreError(
+        'version_conflict',
+        `run ${run.id} is not at version ${expectedVersion}`,
+      );
+    }
+    this.#set(this.#state.runs, run.id, run);
+    return Promise.resolve();
+  }
+
+  listRuns(scope: Scope, query: RunQuery): Promise<Page<StoredRun>> {
+    const ordered = [...this.#state.runs.values()]
+      .filter(
+        (run) =>
+          inScope(scope, run) &&
+          (query.scenario_id === undefined || run.scenario_id === query.scenario_id) &&
+          (query.status === undefined || run.status === query.status) &&
+          (query.created_gte === undefined || run.created_at >= query.created_gte) &&
+          (query.created_lt === undefined || run.created_at < query.created_lt),
+      )
+      .sort((a, b) =>
+        a.created_at === b.created_at
+          ? a.id < b.id
+            ? 1
+            : -1
+          : a.created_at < b.created_at
+            ? 1
+            : -1,
+      );
+    const start =
+      query.starting_after === undefined
+        ? 0
+        : ordered.findIndex((run) => run.id === query.starting_after) + 1;
+    const data = ordered.slice(start, start + query.limit);
+    return Promise.resolve({ data, has_more: start + query.limit < ordered.length });
+  }
+
+  appendRecords(scope: Scope, records: readonly LifecycleRecord[]): Promise<void> {
+    for (const record of records) {
+      const existing = this.#state.records.get(record.run_id) ?? [];
+      const last = existing.at(-1)?.sequence ?? 0;
+      if (record.sequence <= last) {
+        throw new StoreError('duplicate_key', `record ${record.run_id}#${record.sequence} exists`);
+      }
+      this.#set(this.#state.records, record.run_id, [...existing, record]);
+    }
+    void scope;
+    return Promise.resolve();
+  }
+
+  listRecords(
+    scope: Scope,
+    runId: string,
+    options: { afterSequence?: number; limit?: number } = {},
+  ): Promise<LifecycleRecord[]> {
+    const run = this.#state.runs.get(runId);
+    if (!run || !inScope(scope, run)) return Promise.resolve([]);
+    const after = options.afterSequence ?? 0;
+    const records = (this.#state.records.get(runId) ?? []).filter(
+      (record) => record.sequence > after,
+    );
+    return Promise.resolve(records.slice(0, options.limit ?? records.length));
+  }
+
+  scheduleTimers(timers: readonly TimerRow[]): Promise<void> {
+    for (const timer of timers) {
+      if (this.#state.timers.has(timer.id))
+        throw new StoreError('duplicate_key', `timer ${timer.id} exists`);
+      this.#set(this.#state.timers, timer.id, timer);
+      if (timer.status === 'pending') {
+        const pending = this.#state.pendingByRun.get(timer.run_id) ?? [];
+        this.#set(this.#state.pendingByRun, timer.run_id, [...pending, timer]);
+      }
+    }
+    return Promise.resolve();
+  }
+
+  pendingTimers(runId: string): Promise<TimerRow[]> {
+    return Promise.resolve([...(this.#state.pendingByRun.get(runId) ?? [])]);
+  }
+
+  settleTimers(ids: readonly string[], status: 'fired' | 'cancelled'): Promise<void> {
+    for (const id of ids) {
+      const timer = this.#state.timers.get(id);
+      if (!timer) continue;
+      this.#set(this.#state.timers, id, { ...timer, status });
+      const remaining = (this.#state.pendingByRun.get(timer.run_id) ?? []).filter(
+        (item) => item.id !== id,
+      );
+      if (remaining.length > 0) this.#set(this.#state.pendingByRun, timer.run_id, remaining);
+      else this.#delete(this.#state.pendingByRun, timer.run_id);
+    }
+    return Promise.resolve();
+  }
+
+  dueTimers(environment: RunEnvironment, now: string, limit: number): Promise<TimerRow[]> {
+    return Promise.resolve(
+      this.#pending(environment)
+        .filter((timer) => timer.due_at <= now)
+        .slice(0, limit),
+    );
+  }
+
+  nextTimer(environment: RunEnvironment): Promise<TimerRow | undefined> {
+    return Promise.resolve(this.#pending(environment)[0]);
+  }
+
+  #pending(environment: RunEnvironment): TimerRow[] {
+    return [...this.#state.pendingByRun.values()]
+      .flat()
+      .filter((timer) => timer.environment === environment)
+      .sort((a, b) =>
+        a.due_at === b.due_at ? (a.id < b.id ? -1 : 1) : a.due_at < b.due_at ? -1 : 1,
+      );
+  }
+
+  getIdempotencyRecord(scope: Scope, key: string): Promise<IdempotencyRecord | undefined> {
+    return Promise.resolve(this.#state.idempotency.get(scopeKey(scope, key)));
+  }
+
+  putIdempotencyRecord(record: IdempotencyRecord): Promise<void> {
+    this.#set(this.#state.idempotency, scopeKey(record, record.key), record);
+    return Promise.resolve();
+  }
+
+  deleteIdempotencyRecord(scope: Scope, key: string): Promise<void> {
+    this.#delete(this.#state.idempotency, scopeKey(scope, key));
+    return Promise.resolve();
+  }
+
+  purgeIdempotencyRecords(now: string): Promise<number> {
+    let purged = 0;
+    for (const [key, record] of [...this.#state.idempotency]) {
+      if (record.expires_at <= now) {
+        this.#delete(this.#state.idempotency, key);
+        purged += 1;
+      }
+    }
+    return Promise.resolve(purged);
+  }
+}
+
+/**
+ * The in-memory store: fast, for unit tests and demos. Transactions run one at a time
+ * and roll back through an undo log when their work throws.
+ * Rows are kept by reference: callers must treat what they read as immutable (the engine
+ * always writes new objects).
+ *
+ * @example
+ * ```ts
+ * const engine = createEngine({ store: createMemoryStore(), scenarios });
+ * ```
+ */
+export function createMemoryStore(): StoreV1 {
+  const state: MemoryState = {
+    runs: new Map(),
+    runsByKey: new Map(),
+    records: new Map(),
+    timers: new Map(),
+    pendingByRun: new Map(),
+    idempotency: new Map(),
+  };
+  let queue: Promise<unknown> = Promise.resolve();
+  let closed = false;
+  return {
+    specificationVersion: 'v1',
+    name: 'memory',
+    transaction<T>(work: (tx: StoreTransactionV1) => Promise<T>): Promise<T> {
+      if (closed) return Promise.reject(new StoreError('store_unavailable', 'the store is closed'));
+      const run = queue.then(async () => {
+        const transaction = new MemoryTransaction(state);
+        try {
+          return await work(transaction);
+        } catch (error) {
+          transaction.rollback();
+          throw error;
+        }
+      });
+      queue = run.catch(() => undefined);
+      return run;
+    },
+    close() {
+      closed = true;
+      return queue.then(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,147 @@
+import type { PersistedSnapshot, RunEnvironment } from '@programrun/dsl';
+import type { JsonObject } from '@programrun/evidence';
+import type { LifecycleRecord } from '../lifecycle/lifecycle-record.js';
+import type { RunRecord, RunStatus } from '../runs/run-record.js';
+
+/** Every object belongs to one account in one environment; stores never mix them. */
+export interface Scope {
+  readonly account: string;
+  readonly environment: RunEnvironment;
+}
+
+/** A run as stored: the public record kept current, plus what the engine needs to resume. */
+export interface StoredRun {
+  readonly id: string;
+  readonly account: string;
+  readonly environment: RunEnvironment;
+  /** Incremented by every committed transition; updates compare-and-swap on it. */
+  readonly version: number;
+  readonly scenario_id: string;
+  readonly status: RunStatus;
+  /** ISO time, for ordering and filtering lists. */
+  readonly created_at: string;
+  /** The `Idempotency-Key` that created the run, unique per scope. */
+  readonly idempotency_key: string | null;
+  readonly snapshot: PersistedSnapshot;
+  /** Sequence of the last lifecycle record. */
+  readonly last_sequence: number;
+  /** The HTTP representation, recomputed on every transition. */
+  readonly record: RunRecord;
+}
+
+/** What fires a timer: a deadline or wait, or a simulated partner's answer. */
+export type TimerKind = 'expiry' | 'timeout' | 'wait' | 'partner_response';
+
+/** A durable timer row: the engine owns timers because XState does not restore `after`. */
+export interface TimerRow {
+  readonly id: string;
+  readonly run_id: string;
+  readonly account: string;
+  readonly environment: RunEnvironment;
+  readonly kind: TimerKind;
+  readonly step: string;
+  readonly attempt: number;
+  /** ISO time on the environment's clock. */
+  readonly due_at: string;
+  /** For `partner_response`: the simulated outcome. */
+  readonly payload: JsonObject;
+  readonly status: 'pending' | 'fired' | 'cancelled';
+}
+
+/** A stored response for the `Idempotency-Key` protocol. */
+export interface IdempotencyRecord {
+  readonly account: string;
+  readonly environment: RunEnvironment;
+  readonly key: string;
+  /** Digest over method, path and canonical body. */
+  readonly fingerprint: string;
+  readonly state: 'in_flight' | 'completed';
+  readonly response: { readonly status: number; readonly body: string } | null;
+  /** ISO wall-clock time; an in-flight claim older than its lease may be retaken. */
+  readonly locked_until: string;
+  readonly created_at: string;
+  readonly expires_at: string;
+}
+
+/** Filters of a run list; results are newest first. */
+export interface RunQuery {
+  readonly scenario_id?: string;
+  readonly status?: RunStatus;
+  /** ISO lower bound (inclusive) of `created_at`. */
+  readonly created_gte?: string;
+  /** ISO upper bound (exclusive) of `created_at`. */
+  readonly created_lt?: string;
+  /** Return runs after this run id in list order. */
+  readonly starting_after?: string;
+  readonly limit: number;
+}
+
+/** One page of a list. */
+export interface Page<T> {
+  readonly data: readonly T[];
+  readonly has_more: boolean;
+}
+
+/** Thrown by `updateRun` when the stored version is not the expected one. */
+export interface VersionConflict {
+  readonly code: 'version_conflict';
+}
+
+/**
+ * Operations inside one store transaction. Everything a transition writes (run,
+ * lifecycle records, timers) commits together or not at all.
+ */
+export interface StoreTransactionV1 {
+  getRun(scope: Scope, id: string): Promise<StoredRun | undefined>;
+  findRunByIdempotencyKey(scope: Scope, key: string): Promise<StoredRun | undefined>;
+  /** Inserts a new run; throws a `duplicate_key` StoreError if the id or idempotency key exists. */
+  insertRun(run: StoredRun): Promise<void>;
+  /** Replaces a run if its stored version is `expectedVersion`; else throws `version_conflict`. */
+  updateRun(run: StoredRun, expectedVersion: number): Promise<void>;
+  listRuns(scope: Scope, query: RunQuery): Promise<Page<StoredRun>>;
+
+  /** Appends records; throws `duplicate_key` if a (run, sequence) exists. */
+  appendRecords(scope: Scope, records: readonly LifecycleRecord[]): Promise<void>;
+  /** Records of one run in sequence order, after `afterSequence`. */
+  listRecords(
+    scope: Scope,
+    runId: string,
+    options?: { afterSequence?: number; limit?: number },
+  ): Promise<LifecycleRecord[]>;
+
+  scheduleTimers(timers: readonly TimerRow[]): Promise<void>;
+  pendingTimers(runId: string): Promise<TimerRow[]>;
+  /** Sets the status of timers by id. */
+  settleTimers(ids: readonly string[], status: 'fired' | 'cancelled'): Promise<void>;
+  /** Pending timers of an environment due at or before `now`, earliest first. */
+  dueTimers(environment: RunEnvironment, now: string, limit: number): Promise<TimerRow[]>;
+  /** Earliest pending timer of an environment, if any. */
+  nextTimer(environment: RunEnvironment): Promise<TimerRow | undefined>;
+
+  getIdempotencyRecord(scope: Scope, key: string): Promise<IdempotencyRecord | undefined>;
+  /** Inserts or replaces the record for (scope, key). */
+  putIdempotencyRecord(record: IdempotencyRecord): Promise<void>;
+  deleteIdempotencyRecord(scope: Scope, key: string): Promise<void>;
+  /** Deletes records that expired before `now`; returns how many. */
+  purgeIdempotencyRecords(now: string): Promise<number>;
+}
+
+/**
+ * Store spec v1: the one interface every store implements (memory here; PGlite and
+ * PostgreSQL in `@programrun/store-postgres`). Every store must pass the contract suite
+ * in `@programrun/engine/store-contract`.
+ *
+ * @example
+ * ```ts
+ * const store: StoreV1 = createMemoryStore();
+ * await store.transaction(async (tx) => tx.getRun(scope, 'prun_123'));
+ * ```
+ */
+export interface StoreV1 {
+  readonly specificationVersion: 'v1';
+  /** Short name for logs, e.g. `memory`. */
+  readonly name: string;
+  /** Runs `work` in one transaction; it commits when `work` resolves and rolls back when it throws. */
+  transaction<T>(work: (tx: StoreTransactionV1) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}

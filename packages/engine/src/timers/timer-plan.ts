@@ -1,0 +1,129 @@
+import {
+  addDuration,
+  type CompiledScenario,
+  type EmittedFact,
+  type RunContext,
+  type RunEnvironment,
+} from '@programrun/dsl';
+import { sha256Digest, type JsonObject } from '@programrun/evidence';
+import type { PendingFact } from '../lifecycle/build-records.js';
+import type { TimerKind, TimerRow } from '../store/store-v1.js';
+import { simulatedResponse, type SandboxOptions } from './sandbox-partners.js';
+
+/** What a transition's facts ask the engine to do besides recording them. */
+export interface TimerPlan {
+  /** The facts, enriched with deadlines and partner idempotency keys. */
+  readonly facts: PendingFact[];
+  readonly timers: TimerRow[];
+}
+
+/** Input of {@link planTimers}. */
+export interface TimerPlanInput {
+  readonly compiled: CompiledScenario;
+  readonly runId: string;
+  readonly account: string;
+  readonly environment: RunEnvironment;
+  readonly now: Date;
+  readonly facts: readonly EmittedFact[];
+  readonly context: RunContext;
+  readonly sandbox: SandboxOptions;
+}
+
+/**
+ * The key the partner uses to deduplicate a handoff: `pik_` and 32 hex digits of
+ * sha-256 over `<run id>:<step>:<attempt>`. Retries of the same attempt reuse it.
+ *
+ * @example
+ * ```ts
+ * partnerIdempotencyKey('prun_1', 'post_ledger', 1); // 'pik_…'
+ * ```
+ */
+export function partnerIdempotencyKey(runId: string, step: string, attempt: number): string {
+  return `pik_${sha256Digest(`${runId}:${step}:${attempt}`).slice(7, 39)}`;
+}
+
+const numberField = (data: JsonObject, field: string): number => {
+  const value = data[field];
+  return typeof value === 'number' ? value : 1;
+};
+
+/**
+ * Schedules a durable timer for every deadline a transition opened (approval expiry,
+ * handoff timeout, wait) and, in the test environment, the simulated partner's answer.
+ */
+export function planTimers(input: TimerPlanInput): TimerPlan {
+  const { runId, now } = input;
+  const timers: TimerRow[] = [];
+  const timer = (
+    kind: TimerKind,
+    step: string,
+    attempt: number,
+    dueAt: Date,
+    payload: JsonObject = {},
+  ): string => {
+    const due = dueAt.toISOString();
+    timers.push({
+      id: `tmr_${sha256Digest(`${runId}:${step}:${attempt}:${kind}`).slice(7, 39)}`,
+      run_id: runId,
+      account: input.account,
+      environment: input.environment,
+      kind,
+      step,
+      attempt,
+      due_at: due,
+      payload,
+      status: 'pending',
+    });
+    return due;
+  };
+
+  const facts = input.facts.map((fact): PendingFact => {
+    const step = fact.step;
+    if (step === null) return fact;
+    const attempt = numberField(fact.data, 'attempt');
+    switch (fact.type) {
+      case 'approval.requested': {
+        const deadline = timer(
+          'expiry',
+          step,
+          attempt,
+          addDuration(now, String(fact.data.expires)),
+        );
+        return { ...fact, data: { ...fact.data, deadline } };
+      }
+      case 'wait.started': {
+        const firesAt = timer('wait', step, attempt, addDuration(now, String(fact.data.duration)));
+        return { ...fact, data: { ...fact.data, fires_at: firesAt } };
+      }
+      case 'handoff.requested': {
+        const idempotencyKey = partnerIdempotencyKey(runId, step, attempt);
+        const deadline = timer(
+          'timeout',
+          step,
+          attempt,
+          addDuration(now, String(fact.data.timeout)),
+        );
+        if (input.environment === 'test') {
+          const response = simulatedResponse(
+            input.compiled,
+            step,
+            idempotencyKey,
+            input.context,
+            input.sandbox,
+          );
+          timer(
+            'partner_response',
+            step,
+            attempt,
+            new Date(now.getTime() + response.latencyMs),
+            response.payload,
+          );
+        }
+        return { ...fact, data: { ...fact.data, idempotency_key: idempotencyKey, deadline } };
+      }
+      default:
+        return fact;
+    }
+  });
+  return { facts, timers };
+}
