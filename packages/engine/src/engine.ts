@@ -17,6 +17,7 @@ import type {
   Scope,
   StoredRun,
   StoreTransactionV1,
+  StoreV1,
   TimerRow,
 } from './store/store-v1.js';
 
@@ -45,6 +46,8 @@ export interface SignalResult {
 /** The engine: creates runs, applies signals and fires timers, one store transaction each. */
 export interface Engine {
   readonly scenarios: ScenarioCatalogue;
+  /** The store, for host-level concerns that share its transactions (HTTP idempotency). */
+  readonly store: StoreV1;
   createRun(scope: Scope, request: CreateRunRequest): Promise<CreateRunResult>;
   getRun(scope: Scope, id: string): Promise<RunRecord>;
   listRuns(scope: Scope, query?: Partial<RunQuery>): Promise<Page<RunRecord>>;
@@ -211,6 +214,7 @@ export function createEngine(options: EngineOptions): Engine {
 
   const engine: Engine = {
     scenarios: catalogue,
+    store,
 
     async createRun(scope, request) {
       if (typeof request.scenario_id !== 'string') {

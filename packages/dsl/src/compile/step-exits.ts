@@ -2,6 +2,7 @@ import type { JsonObject } from '@programrun/evidence';
 import type { FlowGraph } from '../graph/flow-graph.js';
 import {
   fact,
+  factIf,
   staticFact,
   update,
   type ActionArgs,
@@ -94,6 +95,49 @@ export function mainStepExits(graph: FlowGraph, stepId: string): StepExits {
         },
       ];
     }
+    if (target === 'cancel') {
+      const reason = cause ?? { step: stepId, reason: 'cancelled' };
+      const ending = update((args) => ({
+        ending: {
+          status: 'cancelled',
+          step: reason.step,
+          reason: reason.reason,
+          message: reason.message?.(args) ?? null,
+        },
+      }));
+      return [
+        {
+          guard: ({ context }) => context.compensation_stack.length > 0,
+          target: '#compensating',
+          actions: [
+            ...actions,
+            ending,
+            fact(({ context }) => ({
+              type: 'compensation.started',
+              stage,
+              step: reason.step,
+              data: {
+                reason: reason.reason,
+                pending: [...context.compensation_stack].reverse(),
+              } as JsonObject,
+            })),
+          ],
+        },
+        {
+          target: '#cancelled',
+          actions: [
+            ...actions,
+            ending,
+            fact(() => ({
+              type: 'run.cancelled',
+              stage,
+              step: reason.step,
+              data: { reason: reason.reason },
+            })),
+          ],
+        },
+      ];
+    }
     if (target === 'compensate') {
       const reason = cause ?? { step: stepId, reason: 'compensate' };
       return [
@@ -123,20 +167,39 @@ export function mainStepExits(graph: FlowGraph, stepId: string): StepExits {
       ];
     }
     const targetStage = graph.steps.get(target)?.stage ?? null;
-    const movesForward = targetStage !== stage && stageIndex(targetStage) > stageIndex(stage);
-    return [
-      {
-        target: `#${target}`,
-        actions: movesForward
-          ? [...actions, staticFact('stage.completed', stage, null)]
-          : [...actions],
-      },
-    ];
+    const moves: MachineAction[] = [];
+    if (targetStage !== stage && stageIndex(targetStage) > stageIndex(stage)) {
+      moves.push(staticFact('stage.completed', stage, null));
+    } else if (targetStage !== stage) {
+      // A jump back (re-quote, repair): the stage left will run again.
+      moves.push(staticFact('stage.rewound', stage, null, { to: targetStage }));
+    }
+    return [{ target: `#${target}`, actions: [...actions, ...moves] }];
   };
+
+  const pivot: MachineAction[] = step.definition.pivot
+    ? [
+        factIf(({ context }) =>
+          context.compensation_stack.length === 0
+            ? undefined
+            : {
+                type: 'compensation.discharged',
+                stage,
+                step: stepId,
+                data: { discharged: [...context.compensation_stack].reverse() },
+              },
+        ),
+        update(() => ({ compensation_stack: [] })),
+      ]
+    : [];
 
   return {
     success: (actions, target) =>
-      enter(target ?? defaultSuccess, undefined, [markProgress(stepId, 'completed'), ...actions]),
+      enter(target ?? defaultSuccess, undefined, [
+        markProgress(stepId, 'completed'),
+        ...actions,
+        ...pivot,
+      ]),
     failure: (target, cause, actions) =>
       enter(target, cause, [markProgress(stepId, 'failed'), ...actions]),
     skip: (actions) => enter(following, undefined, [markProgress(stepId, 'skipped'), ...actions]),

@@ -27,7 +27,8 @@ function preflightError(
 /**
  * The gate every step passes on entry, after the previous transition's updates: an
  * expression error faults the run (`expression_error`), a false `when` skips the step,
- * otherwise the step becomes `active`.
+ * a step that already ran `max_attempts` times takes `on_exhausted`, otherwise the step
+ * becomes `active`.
  */
 function gateTransitions(
   step: AnyStep,
@@ -54,6 +55,17 @@ function gateTransitions(
       ...withGuard(
         exits.skip([staticFact('step.skipped', stage, step.id, { when })]),
         (args) => !evaluate(args).value,
+      ),
+    );
+  }
+  if ('max_attempts' in step && step.max_attempts !== undefined) {
+    const max = step.max_attempts;
+    transitions.push(
+      ...withGuard(
+        exits.failure(step.on_exhausted, { step: step.id, reason: 'attempts_exhausted' }, [
+          staticFact('step.exhausted', stage, step.id, { max_attempts: max }),
+        ]),
+        ({ context }) => (context.attempts[step.id] ?? 0) >= max,
       ),
     );
   }

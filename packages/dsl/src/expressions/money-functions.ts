@@ -2,9 +2,10 @@ import type { Environment } from '@marcbachmann/cel-js';
 import { Money } from '../money/money.js';
 
 /**
- * Adds the `Money` type to a CEL environment: `money("10.00")`, `+`, `-`, all comparisons,
- * `minor(m, digits)` for integer minor units and `decimal(m)` for the string form.
- * Amounts stay exact (bigint units); CEL doubles never touch money.
+ * Adds the `Money` type (an exact decimal) to a CEL environment: `money("10.00")`, `+`,
+ * `-`, all comparisons, `minor(m, digits)` for integer minor units, `money_minor(units,
+ * digits)` back, `multiply(m, rate, digits)` for conversions (exact product, rounded
+ * half-to-even once) and `decimal(m)` for the string form. CEL doubles never touch money.
  *
  * @example
  * ```ts
@@ -21,6 +22,13 @@ export function registerMoneyFunctions(environment: Environment): Environment {
       amount.toMinorUnits(Number(digits)),
     )
     .registerFunction('decimal(Money): string', (amount: Money) => amount.toString())
+    .registerFunction('money_minor(int, int): Money', (units: bigint, digits: bigint) =>
+      Money.fromMinorUnits(units, Number(digits)),
+    )
+    .registerFunction(
+      'multiply(Money, Money, int): Money',
+      (amount: Money, factor: Money, digits: bigint) => amount.multiply(factor, Number(digits)),
+    )
     .registerOperator('Money + Money', (left: Money, right: Money) => left.add(right))
     .registerOperator('Money - Money', (left: Money, right: Money) => left.subtract(right))
     .registerOperator('Money == Money', (left: Money, right: Money) => left.compare(right) === 0)

@@ -25,8 +25,18 @@ function createEnvironment(
   const routes = Object.fromEntries(
     steps.filter((step) => step.kind === 'route').map((step) => [step.id, 'string']),
   );
+  // A handoff whose simulated answer declares data fields is typed by them, so a typo in
+  // `handoffs.x.data.feild` fails at load time instead of at run time.
   const handoffs = Object.fromEntries(
-    steps.filter((step) => step.kind === 'handoff').map((step) => [step.id, HANDOFF_SHAPE]),
+    steps.flatMap((step) => {
+      if (step.kind !== 'handoff') return [];
+      const declared = Object.keys(step.simulation?.data ?? {});
+      const data =
+        declared.length === 0
+          ? HANDOFF_SHAPE.data
+          : Object.fromEntries(declared.map((field) => [field, 'dyn']));
+      return [[step.id, { ...HANDOFF_SHAPE, data }]];
+    }),
   );
   const environment = registerMoneyFunctions(
     new Environment({ homogeneousAggregateLiterals: false }),

@@ -2,7 +2,8 @@ import type { ScenarioDefinition } from '../schema/scenario-schema.js';
 import type { CompensationStep, StepDefinition, StepKind } from '../schema/step-schema.js';
 
 /** How a step is left. `success` and `route` complete the step; the others do not. */
-export type EdgeKind = 'success' | 'route' | 'skip' | 'reject' | 'timeout' | 'fail' | 'no_route';
+export type EdgeKind =
+  'success' | 'route' | 'skip' | 'reject' | 'timeout' | 'fail' | 'no_route' | 'exhausted';
 
 /** A transition between steps (or to an ending) in the scenario's flow. */
 export interface FlowEdge {
@@ -47,7 +48,7 @@ export interface FlowGraph {
 }
 
 /** Endings a flow target may name besides a step id. */
-export const FLOW_ENDINGS = new Set(['complete', 'fault', 'compensate']);
+export const FLOW_ENDINGS = new Set(['complete', 'fault', 'compensate', 'cancel']);
 
 const WAITING_KINDS = new Set<StepKind>(['approval', 'handoff', 'wait']);
 
@@ -56,6 +57,9 @@ function outgoingEdges(step: StepDefinition | CompensationStep, following: strin
   const success = step.next ?? following;
   const edges: FlowEdge[] = [];
   if (step.when !== undefined) edges.push({ from, to: following, kind: 'skip' });
+  if ('max_attempts' in step && step.max_attempts !== undefined) {
+    edges.push({ from, to: step.on_exhausted, kind: 'exhausted' });
+  }
   switch (step.kind) {
     case 'check':
       edges.push({ from, to: success, kind: 'success' }, { from, to: step.on_fail, kind: 'fail' });

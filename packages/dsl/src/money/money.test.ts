@@ -26,6 +26,37 @@ describe('Money', () => {
     expect(() => toMinorUnits('0.125', 2)).toThrow(/more than 2 fraction digits/);
   });
 
+  it('multiplies exactly and rounds half to even once', () => {
+    expect(Money.parse('850.00').multiply(Money.parse('0.03962'), 2).toString()).toBe('33.68');
+    expect(Money.parse('1.005').multiply(Money.parse('1'), 2).toString()).toBe('1.00');
+    expect(Money.parse('1.015').multiply(Money.parse('1'), 2).toString()).toBe('1.02');
+    expect(Money.parse('-1.015').multiply(Money.parse('1'), 2).toString()).toBe('-1.02');
+    expect(Money.parse('2.5').multiply(Money.parse('2'), 4).toString()).toBe('5.0000');
+  });
+
+  it('rounds a product like bigint division with half-to-even ties', () => {
+    fc.assert(
+      fc.property(
+        units,
+        scale,
+        units,
+        scale,
+        fc.integer({ min: 0, max: 8 }),
+        (a, sa, b, sb, target) => {
+          const product = Money.fromMinorUnits(a, sa).multiply(Money.fromMinorUnits(b, sb), target);
+          // Exact value times 10^target, as a rational p / q.
+          const p = a * b * 10n ** BigInt(target);
+          const q = 10n ** BigInt(sa + sb);
+          const floor = p >= 0n ? p / q : -((-p + q - 1n) / q);
+          const remainder = p - floor * q;
+          const expected =
+            remainder * 2n > q || (remainder * 2n === q && floor % 2n !== 0n) ? floor + 1n : floor;
+          expect(product.toMinorUnits(target)).toBe(expected);
+        },
+      ),
+    );
+  });
+
   it('round-trips minor units through strings', () => {
     fc.assert(
       fc.property(units, scale, (value, digits) => {

@@ -76,6 +76,27 @@ export class Money {
     return new Money(this.toMinorUnits(scale) - other.toMinorUnits(scale), scale);
   }
 
+  /**
+   * The exact product `this × factor`, rounded half-to-even (banker's rounding) to `scale`
+   * fraction digits: the one rounding step of a conversion, made explicit.
+   */
+  multiply(factor: Money, scale: number): Money {
+    if (!Number.isInteger(scale) || scale < 0 || scale > MAX_DIGITS)
+      throw new MoneyError(`bad scale ${scale}`);
+    const product = this.units * factor.units;
+    const productScale = this.scale + factor.scale;
+    if (productScale <= scale)
+      return new Money(product * 10n ** BigInt(scale - productScale), scale);
+    const divisor = 10n ** BigInt(productScale - scale);
+    const negative = product < 0n;
+    const magnitude = negative ? -product : product;
+    let quotient = magnitude / divisor;
+    const twiceRemainder = (magnitude % divisor) * 2n;
+    if (twiceRemainder > divisor || (twiceRemainder === divisor && quotient % 2n === 1n))
+      quotient += 1n;
+    return new Money(negative ? -quotient : quotient, scale);
+  }
+
   /** -1, 0 or 1: compares values, not representations (`1.50` equals `1.5`). */
   compare(other: Money): -1 | 0 | 1 {
     const scale = Math.max(this.scale, other.scale);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Step ids that mean "go here" in failure paths, so no step may be called this. */
-export const FLOW_KEYWORDS = ['complete', 'fault', 'compensate'] as const;
+export const FLOW_KEYWORDS = ['complete', 'fault', 'compensate', 'cancel'] as const;
 /** Names the compiled machine uses for its own states. */
 export const RESERVED_STATE_NAMES = [
   'start',
@@ -34,14 +34,15 @@ export const durationSchema = z
 
 /**
  * Where a failure path goes: `fault` ends the run faulted, `compensate` runs the saga's
- * compensations in reverse and then faults, `complete` ends it completed, or a step id.
+ * compensations in reverse and then faults, `cancel` compensates likewise and ends
+ * cancelled (e.g. the payer declined), `complete` ends it completed, or a step id.
  */
 export const flowTargetSchema = z
   .string()
-  .regex(/^[a-z][a-z0-9_]{0,62}$/, 'must be fault, compensate, complete or a step id')
+  .regex(/^[a-z][a-z0-9_]{0,62}$/, 'must be fault, compensate, cancel, complete or a step id')
   .meta({
     description:
-      'fault | compensate | complete | <step id>. fault ends the run faulted; compensate runs the compensations of completed steps in reverse, then faults.',
+      'fault | compensate | cancel | complete | <step id>. fault ends the run faulted; compensate runs the compensations of completed steps in reverse, then faults; cancel compensates likewise and ends cancelled.',
   });
 
 /** A CEL expression, type-checked at load time against the scenario's inputs and context. */

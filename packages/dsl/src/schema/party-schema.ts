@@ -23,6 +23,10 @@ export const PARTY_ROLES = [
   'treasury',
   'customer',
   'merchant',
+  'obligor',
+  'acquirer',
+  'servicing_agent',
+  'risk',
 ] as const;
 
 /** The role a party plays in a run. */

@@ -16,6 +16,21 @@ const commonStepFields = {
   next: flowTargetSchema.optional().meta({
     description: 'Step to go to on success instead of the following one; `complete` ends the run.',
   }),
+  pivot: z.boolean().default(false).meta({
+    description:
+      "The saga's point of no return: when this step succeeds, compensations registered so far are discharged and later failures no longer undo them.",
+  }),
+};
+
+/** Bounds how often a re-entered waiting step may run (re-quote and repair loops). */
+const attemptFields = {
+  max_attempts: z
+    .int()
+    .min(1)
+    .max(100)
+    .optional()
+    .meta({ description: 'Most times the step may start; one more entry takes on_exhausted.' }),
+  on_exhausted: flowTargetSchema.default('fault'),
 };
 
 const approversSchema = z
@@ -58,6 +73,7 @@ export const approvalStepSchema = z.strictObject({
   expires: durationSchema,
   on_reject: flowTargetSchema.default('fault'),
   on_timeout: flowTargetSchema.default('fault'),
+  ...attemptFields,
 });
 
 /** The partner executes; the engine waits for confirmed | rejected | failed. */
@@ -77,6 +93,7 @@ export const handoffStepSchema = z.strictObject({
   on_timeout: flowTargetSchema.default('fault'),
   on_reject: flowTargetSchema.default('fault'),
   on_fail: flowTargetSchema.default('fault'),
+  ...attemptFields,
   compensate: identifierSchema
     .optional()
     .meta({ description: 'Compensation step (under compensations:) that undoes this one.' }),
@@ -139,6 +156,7 @@ export const waitStepSchema = z.strictObject({
   kind: z.literal('wait'),
   party: identifierSchema.optional(),
   duration: durationSchema,
+  ...attemptFields,
 });
 
 /** Every step kind (a closed set). */

@@ -8,7 +8,7 @@ type StepPaths = ReadonlyMap<string, (string | number)[]>;
 function isInstant(graph: FlowGraph, edge: FlowEdge): boolean {
   const step = graph.steps.get(edge.from);
   if (!step) return false;
-  if (edge.kind === 'skip') return true;
+  if (edge.kind === 'skip' || edge.kind === 'exhausted') return true;
   if (step.kind === 'check') return edge.kind === 'success' || edge.kind === 'fail';
   return !step.waits;
 }

@@ -12,6 +12,9 @@ type AnyStep = StepDefinition | CompensationStep;
 function targetsOf(step: AnyStep): { field: Path; target: string }[] {
   const targets: { field: Path; target: string }[] = [];
   if (step.next !== undefined) targets.push({ field: ['next'], target: step.next });
+  if ('max_attempts' in step && step.max_attempts !== undefined) {
+    targets.push({ field: ['on_exhausted'], target: step.on_exhausted });
+  }
   switch (step.kind) {
     case 'check':
       targets.push({ field: ['on_fail'], target: step.on_fail });
@@ -81,6 +84,20 @@ export function checkReferences(scenario: ScenarioDefinition, source: YamlSource
 
   for (const { step, path } of stepsWithPaths(scenario)) {
     const isCompensation = path[0] === 'compensations';
+    if (
+      step.pivot &&
+      (isCompensation || (step.kind === 'handoff' && step.compensate !== undefined))
+    ) {
+      problems.push(
+        source.problemAt(
+          'invalid_compensation',
+          isCompensation
+            ? 'a compensation cannot be a pivot'
+            : 'a pivot is the point of no return; it cannot name a compensation',
+          [...path, 'pivot'],
+        ),
+      );
+    }
     if (isCompensation && step.when !== undefined) {
       problems.push(
         source.problemAt(

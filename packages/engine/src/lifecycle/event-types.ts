@@ -7,7 +7,11 @@ export const LIFECYCLE_EVENT_TYPES = {
     'The run was created; data holds the scenario digest, environment, track and inputs digest.',
   'program_run.stage.started': 'A stage (operating chapter) started.',
   'program_run.stage.completed': 'Every step of a stage finished and the run moved on.',
+  'program_run.stage.rewound':
+    'The flow jumped back to an earlier stage (a re-quote or repair); this stage will run again.',
   'program_run.step.skipped': "A step's `when` condition was false.",
+  'program_run.step.exhausted':
+    'A step was entered more than its max_attempts; its on_exhausted path runs.',
   'program_run.policy.evaluated':
     'A check step evaluated its policy rules: decision and each rule outcome.',
   'program_run.approval.requested':
@@ -31,6 +35,8 @@ export const LIFECYCLE_EVENT_TYPES = {
   'program_run.wait.completed': 'A durable timer fired.',
   'program_run.compensation.started': 'Completed steps are being compensated in reverse order.',
   'program_run.compensation.completed': 'Every compensation finished.',
+  'program_run.compensation.discharged':
+    "A pivot step succeeded: earlier compensations no longer apply (the saga's point of no return).",
   'program_run.completed': 'The run reached its result.',
   'program_run.faulted': 'The run ended in a fault: data says which step and why.',
   'program_run.cancelled': 'The run was cancelled.',

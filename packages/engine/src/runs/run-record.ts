@@ -31,7 +31,8 @@ export interface AwaitingRecord {
 export interface StageRecord {
   readonly id: string;
   readonly title: string;
-  readonly status: 'pending' | 'active' | 'completed' | 'faulted' | 'cancelled';
+  /** `skipped` when the run completed without entering the stage (a route jumped past it). */
+  readonly status: 'pending' | 'active' | 'completed' | 'skipped' | 'faulted' | 'cancelled';
   readonly started_at: string | null;
   readonly completed_at: string | null;
 }

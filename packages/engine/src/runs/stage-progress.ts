@@ -48,6 +48,13 @@ export function advanceStages(
       });
     } else if (fact.type === 'stage.completed') {
       byId.set(stage.id, { ...stage, status: 'completed', completed_at: now });
+    } else if (fact.type === 'stage.rewound') {
+      byId.set(stage.id, { ...stage, status: 'pending', completed_at: null });
+    }
+  }
+  if (state.status === 'completed') {
+    for (const stage of byId.values()) {
+      if (stage.status === 'pending') byId.set(stage.id, { ...stage, status: 'skipped' });
     }
   }
   if (state.status === 'faulted' || state.status === 'cancelled') {

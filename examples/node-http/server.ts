@@ -1,0 +1,76 @@
+// programrun reference server: the engine mounted in a plain node:http server.
+// Start it from the repository root with the README's first command, or here with `pnpm start`.
+import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { compile, formatProblem, loadScenarioDirectory } from '@programrun/dsl';
+import { createEngine, createMemoryStore, randomBase62, startScheduler } from '@programrun/engine';
+import { createApiKeyAuthenticator, createHandler, environmentOfKey } from '@programrun/http';
+import { createNodeListener } from '@programrun/http/node';
+
+function fail(reason: string): never {
+  console.error(`programrun: ${reason}`);
+  process.exit(1);
+}
+
+const port = Number(process.env.PORT ?? 8787);
+if (!Number.isInteger(port) || port < 0 || port > 65535)
+  fail(`PORT must be a port number, not "${process.env.PORT}"`);
+const storeName = process.env.PROGRAMRUN_STORE ?? 'memory';
+if (storeName !== 'memory') fail(`PROGRAMRUN_STORE=${storeName} is not available yet; use memory`);
+const testKey = process.env.PROGRAMRUN_TEST_KEY ?? `pr_test_${randomBase62(24)}`;
+if (environmentOfKey(testKey) !== 'test')
+  fail('PROGRAMRUN_TEST_KEY must look like pr_test_ followed by 16+ letters and digits');
+
+const scenarioDirectory = fileURLToPath(new URL('../../scenarios/', import.meta.url));
+const { scenarios, problems } = await loadScenarioDirectory(scenarioDirectory);
+if (problems.length > 0)
+  fail(`scenarios have problems:\n${problems.map(formatProblem).join('\n')}`);
+
+const engine = createEngine({
+  store: createMemoryStore(),
+  scenarios: scenarios.map((scenario) => compile(scenario)),
+  // Simulated counterparties answer on their own two seconds after each handoff.
+  sandbox: { responseDelayMs: 2_000 },
+});
+const scheduler = startScheduler(engine, { intervalMs: 250 });
+const handler = createHandler({
+  engine,
+  authenticate: createApiKeyAuthenticator([{ key: testKey, account: 'acct_demo' }]),
+});
+const server = createServer(createNodeListener(handler));
+server.on('error', (error: NodeJS.ErrnoException) =>
+  fail(
+    error.code === 'EADDRINUSE' ? `port ${port} is in use; set PORT to another one` : error.message,
+  ),
+);
+
+server.listen(port, '127.0.0.1', () => {
+  const base = `http://127.0.0.1:${port}`;
+  const example = engine.scenarios.get('wallet-delivery@v1');
+  const body = JSON.stringify({
+    scenario_id: example.id,
+    inputs: example.definition.example_inputs,
+  });
+  console.log(`programrun reference server on ${base} (store: memory, ${scenarios.length} scenarios)
+Test API key: ${testKey}
+
+Create a run:
+  curl -s ${base}/v1/program-runs \\
+    -H "Authorization: Bearer ${testKey}" \\
+    -H "Idempotency-Key: $(node -e 'console.log(crypto.randomUUID())')" \\
+    -H "Content-Type: application/json" \\
+    -d '${body}'
+
+Then follow it (simulated partners answer after ~2 s):
+  curl -s ${base}/v1/program-runs/<id> -H "Authorization: Bearer ${testKey}"
+  curl -s ${base}/v1/program-runs/<id>/approvals -H "Authorization: Bearer ${testKey}" \\
+    -H "Content-Type: application/json" -d '{"step":"release_approval","decision":"approve","approver":"ops:you"}'
+Catalogue: curl -s ${base}/v1/scenarios -H "Authorization: Bearer ${testKey}"`);
+});
+
+const shutdown = () => {
+  server.close();
+  void scheduler.stop().then(() => process.exit(0));
+};
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);

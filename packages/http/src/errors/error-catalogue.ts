@@ -1,0 +1,151 @@
+/**
+ * Every error code the HTTP surface returns: its status, a title, and what the caller
+ * should do. The one place codes map to statuses; `docs/reference/errors.md` is
+ * generated from it.
+ */
+export const ERROR_CATALOGUE = {
+  unauthorized: {
+    status: 401,
+    title: 'Missing or invalid API key',
+    action: 'Send `Authorization: Bearer <key>` with a valid `pr_test_…` or `pr_live_…` key.',
+  },
+  test_mode_only: {
+    status: 403,
+    title: 'Test keys only',
+    action: 'Call test helpers with a `pr_test_…` key; live environments have no test clock.',
+  },
+  route_not_found: {
+    status: 404,
+    title: 'No such endpoint',
+    action: 'Check the method and path against /v1.',
+  },
+  method_not_allowed: {
+    status: 405,
+    title: 'Method not allowed',
+    action: 'Use a method listed in the Allow header.',
+  },
+  malformed_json: {
+    status: 400,
+    title: 'Body is not valid JSON',
+    action: 'Send a JSON object body.',
+  },
+  unsupported_media_type: {
+    status: 415,
+    title: 'Unsupported content type',
+    action: 'Send `Content-Type: application/json`.',
+  },
+  payload_too_large: {
+    status: 413,
+    title: 'Body too large',
+    action: 'Keep request bodies under the size limit.',
+  },
+  invalid_request: {
+    status: 422,
+    title: 'Invalid request body',
+    action: 'Fix the fields named in `errors` (JSON pointers into the body).',
+  },
+  invalid_query: {
+    status: 422,
+    title: 'Invalid query parameter',
+    action: 'Fix the query parameters named in `errors`.',
+  },
+  idempotency_key_missing: {
+    status: 400,
+    title: 'Idempotency-Key header required',
+    action:
+      'Send a unique `Idempotency-Key` (a UUID) with every creation request; reuse it only to retry.',
+  },
+  idempotency_key_invalid: {
+    status: 400,
+    title: 'Invalid Idempotency-Key',
+    action: 'Use 1–255 visible ASCII characters, e.g. a UUID.',
+  },
+  idempotency_key_reused: {
+    status: 422,
+    title: 'Idempotency-Key reused with a different request',
+    action: 'Use a new key for a different request; a key may only retry the identical request.',
+  },
+  idempotency_key_in_use: {
+    status: 409,
+    title: 'Request with this Idempotency-Key still in progress',
+    action: 'Wait and retry with the same key; the first request is still running.',
+  },
+  scenario_not_found: {
+    status: 404,
+    title: 'Unknown scenario',
+    action: 'Use a scenario id from GET /v1/scenarios, e.g. `wallet-delivery@v1`.',
+  },
+  invalid_inputs: {
+    status: 422,
+    title: 'Inputs do not match the scenario',
+    action:
+      "Fix the inputs named in `errors`; GET /v1/scenarios/{id} shows the scenario's input schema.",
+  },
+  track_not_available: {
+    status: 422,
+    title: 'Asset track not available in this environment',
+    action: 'Run production_placeholder scenarios with a test key.',
+  },
+  run_not_found: {
+    status: 404,
+    title: 'No such run',
+    action: 'Check the run id and that the key belongs to its account and environment.',
+  },
+  run_finished: {
+    status: 409,
+    title: 'Run already finished',
+    action: 'Finished runs accept no signals; create a new run.',
+  },
+  step_not_awaiting: {
+    status: 409,
+    title: 'The run is not waiting for this step',
+    action: "Read the run's `awaiting` field and signal the step it names.",
+  },
+  approver_already_decided: {
+    status: 409,
+    title: 'Approver already decided',
+    action: 'Each approver decides once per approval; another approver must decide.',
+  },
+  maker_checker_violation: {
+    status: 409,
+    title: 'Four-eyes rule: approver already approved an earlier step',
+    action: 'Have someone who approved no earlier step decide.',
+  },
+  cancel_not_allowed: {
+    status: 409,
+    title: 'A partner is executing a step',
+    action: 'Cancel after the partner answers the pending handoff.',
+  },
+  signal_refused: {
+    status: 409,
+    title: 'Signal not accepted now',
+    action: "Read the run's `awaiting` field.",
+  },
+  concurrent_update: { status: 409, title: 'Concurrent update', action: 'Retry the request.' },
+  scenario_digest_mismatch: {
+    status: 500,
+    title: 'Scenario changed under a running run',
+    action:
+      'The host changed a published scenario version; restore it and publish changes as a new version.',
+  },
+  internal_error: {
+    status: 500,
+    title: 'Internal error',
+    action: 'Retry later; report the request_id if it persists.',
+  },
+} as const satisfies Record<string, { status: number; title: string; action: string }>;
+
+/** A documented error code. */
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/**
+ * True when `code` is in the catalogue.
+ *
+ * @example
+ * ```ts
+ * isErrorCode('run_not_found'); // true
+ * ```
+ */
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && Object.hasOwn(ERROR_CATALOGUE, code);
+}

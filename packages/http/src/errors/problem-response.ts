@@ -1,0 +1,50 @@
+import { isProgramrunError } from '@programrun/evidence';
+import { ERROR_CATALOGUE, isErrorCode, type ErrorCode } from './error-catalogue.js';
+import type { ProblemField } from './http-error.js';
+
+/** RFC 9457 problem details as programrun sends them. */
+export interface ProblemDocument {
+  readonly type: string;
+  readonly title: string;
+  readonly status: number;
+  readonly detail: string;
+  readonly code: ErrorCode;
+  readonly request_id: string;
+  readonly errors: readonly ProblemField[];
+}
+
+/** Base of every problem `type` URI; each code's page documents it. */
+export const PROBLEM_TYPE_BASE = 'https://programrun.dev/problems/';
+
+/**
+ * The problem document for any error: programrun errors keep their code, detail and
+ * fields; anything else becomes `internal_error` without leaking its message.
+ *
+ * @example
+ * ```ts
+ * toProblem(new HttpError('malformed_json', 'Unexpected token'), 'req_123').status; // 400
+ * ```
+ */
+export function toProblem(error: unknown, requestId: string): ProblemDocument {
+  const known = isProgramrunError(error) && isErrorCode(error.code);
+  const code: ErrorCode = known ? (error.code as ErrorCode) : 'internal_error';
+  const entry = ERROR_CATALOGUE[code];
+  const fields = known
+    ? ((error as { errors?: ProblemField[]; issues?: ProblemField[] }).errors ??
+      (error as { issues?: ProblemField[] }).issues ??
+      [])
+    : [];
+  return {
+    type: `${PROBLEM_TYPE_BASE}${code}`,
+    title: entry.title,
+    status: entry.status,
+    detail: known ? (error as Error).message : `${entry.title}. ${entry.action}`,
+    code,
+    request_id: requestId,
+    errors: fields.map((field) => ({
+      pointer: field.pointer,
+      code: field.code,
+      message: field.message,
+    })),
+  };
+}

@@ -1,0 +1,149 @@
+import { canonicalDigest } from '@programrun/evidence';
+import type { Scope, StoreV1 } from '@programrun/engine';
+import { HttpError } from '../errors/http-error.js';
+
+/** How the Idempotency-Key protocol behaves. */
+export interface IdempotencyPolicy {
+  /** How long a completed response is replayed. @default 24 hours */
+  readonly retentionMs: number;
+  /** How long an in-flight request holds its key before another may take it over. @default 60 s */
+  readonly lockMs: number;
+  /** Wall clock for retention and locks. */
+  readonly now: () => Date;
+}
+
+/** The idempotent request being processed. */
+export interface IdempotentRequest {
+  readonly store: StoreV1;
+  readonly scope: Scope;
+  readonly key: string;
+  readonly method: string;
+  readonly path: string;
+  readonly body: unknown;
+}
+
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * The request's `Idempotency-Key`, validated; undefined when absent and optional.
+ *
+ * @example
+ * ```ts
+ * const key = idempotencyKeyOf(request, { required: true }); // throws idempotency_key_missing when absent
+ * ```
+ */
+export function idempotencyKeyOf(
+  request: Request,
+  options: { readonly required: boolean },
+): string | undefined {
+  const key = request.headers.get('idempotency-key');
+  if (key === null || key === '') {
+    if (!options.required) return undefined;
+    throw new HttpError(
+      'idempotency_key_missing',
+      `${request.method} ${new URL(request.url).pathname} needs an Idempotency-Key header (a UUID per creation attempt).`,
+    );
+  }
+  if (!KEY_PATTERN.test(key)) {
+    throw new HttpError(
+      'idempotency_key_invalid',
+      'Idempotency-Key must be 1–255 visible ASCII characters, e.g. a UUID.',
+    );
+  }
+  return key;
+}
+
+/** Responses worth replaying: the operation ran (success or a state conflict it decided). */
+const isFinalOutcome = (status: number): boolean =>
+  (status >= 200 && status < 300) || status === 409;
+
+/**
+ * Runs `work` at most once per key (IETF Idempotency-Key draft): a retry of the same
+ * request replays the stored status and body with `Idempotent-Replayed: true`; the same
+ * key with another request is 422; a key whose first request still runs is 409.
+ * Validation failures and server errors are not stored, so they can be retried.
+ *
+ * @example
+ * ```ts
+ * return withIdempotency({ store, scope, key, method, path, body }, policy, () => createRun());
+ * ```
+ */
+export async function withIdempotency(
+  request: IdempotentRequest,
+  policy: IdempotencyPolicy,
+  work: () => Promise<Response>,
+): Promise<Response> {
+  const { store, scope, key } = request;
+  const fingerprint = canonicalDigest({
+    method: request.method,
+    path: request.path,
+    body: request.body as never,
+  });
+  const claim = await store.transaction(async (tx) => {
+    const now = policy.now();
+    const existing = await tx.getIdempotencyRecord(scope, key);
+    const live = existing && existing.expires_at > now.toISOString() ? existing : undefined;
+    if (live && live.fingerprint !== fingerprint) {
+      throw new HttpError(
+        'idempotency_key_reused',
+        'This Idempotency-Key was used for a different request; use a new key for a new request.',
+      );
+    }
+    if (live?.state === 'completed' && live.response) return { replay: live.response };
+    if (live?.state === 'in_flight' && live.locked_until > now.toISOString()) {
+      throw new HttpError(
+        'idempotency_key_in_use',
+        'A request with this Idempotency-Key is still in progress; retry shortly.',
+        {
+          headers: { 'retry-after': '1' },
+        },
+      );
+    }
+    await tx.putIdempotencyRecord({
+      account: scope.account,
+      environment: scope.environment,
+      key,
+      fingerprint,
+      state: 'in_flight',
+      response: null,
+      locked_until: new Date(now.getTime() + policy.lockMs).toISOString(),
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + policy.retentionMs).toISOString(),
+    });
+    return { replay: undefined };
+  });
+  if (claim.replay) {
+    return new Response(claim.replay.body, {
+      status: claim.replay.status,
+      headers: { 'content-type': 'application/json', 'idempotent-replayed': 'true' },
+    });
+  }
+
+  let response: Response;
+  try {
+    response = await work();
+  } catch (error) {
+    await store.transaction((tx) => tx.deleteIdempotencyRecord(scope, key));
+    throw error;
+  }
+  if (!isFinalOutcome(response.status)) {
+    await store.transaction((tx) => tx.deleteIdempotencyRecord(scope, key));
+    return response;
+  }
+  const body = await response.text();
+  await store.transaction(async (tx) => {
+    const now = policy.now();
+    await tx.putIdempotencyRecord({
+      account: scope.account,
+      environment: scope.environment,
+      key,
+      fingerprint,
+      state: 'completed',
+      response: { status: response.status, body },
+      locked_until: now.toISOString(),
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + policy.retentionMs).toISOString(),
+    });
+  });
+  return new Response(body, { status: response.status, headers: response.headers });
+}

@@ -1,0 +1,53 @@
+import { HttpError } from './errors/http-error.js';
+
+/** Default largest accepted body: 64 KiB. */
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * Reads a JSON object body: `application/json` only, at most `maxBytes`, a JSON object.
+ * An empty body reads as `{}` when `allowEmpty` (e.g. cancel).
+ *
+ * @example
+ * ```ts
+ * const body = await readJsonBody(request, { maxBytes: 65536 });
+ * ```
+ */
+export async function readJsonBody(
+  request: Request,
+  options: { readonly maxBytes: number; readonly allowEmpty?: boolean },
+): Promise<Record<string, unknown>> {
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+  if (declared > options.maxBytes) {
+    throw new HttpError(
+      'payload_too_large',
+      `The body has ${declared} bytes; the limit is ${options.maxBytes}.`,
+    );
+  }
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.byteLength > options.maxBytes) {
+    throw new HttpError(
+      'payload_too_large',
+      `The body has ${bytes.byteLength} bytes; the limit is ${options.maxBytes}.`,
+    );
+  }
+  if (bytes.byteLength === 0 && options.allowEmpty) return {};
+  const contentType = request.headers.get('content-type') ?? '';
+  const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
+  if (mediaType !== 'application/json' && !/^application\/[\w.-]+\+json$/.test(mediaType)) {
+    throw new HttpError(
+      'unsupported_media_type',
+      `Content-Type must be application/json, not "${contentType || '(none)'}".`,
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : 'unreadable';
+    throw new HttpError('malformed_json', `The body is not valid JSON: ${reason}.`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new HttpError('malformed_json', 'The body must be a JSON object.');
+  }
+  return parsed as Record<string, unknown>;
+}

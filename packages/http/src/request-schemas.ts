@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { HttpError, type ProblemField } from './errors/http-error.js';
+
+const pointerOf = (path: readonly PropertyKey[]): string =>
+  path.map((segment) => `/${String(segment).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+
+/** `POST /v1/program-runs` body. */
+export const createRunBodySchema = z
+  .strictObject({
+    scenario_id: z
+      .string()
+      .min(1)
+      .max(200)
+      .meta({ examples: ['wallet-delivery@v1'] }),
+    session_id: z.string().min(1).max(200).nullable().optional(),
+    source_path: z.string().min(1).max(2048).nullable().optional(),
+    inputs: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'CreateProgramRun' });
+
+/** `POST /v1/program-runs/{id}/approvals` body. */
+export const approvalBodySchema = z
+  .strictObject({
+    step: z.string().min(1).max(100),
+    decision: z.enum(['approve', 'reject']),
+    approver: z.string().trim().min(1).max(200),
+    note: z.string().max(2000).optional(),
+  })
+  .meta({ id: 'ApprovalDecision' });
+
+/** `POST /v1/program-runs/{id}/handoffs/{step}` body: the partner callback. */
+export const handoffBodySchema = z
+  .strictObject({
+    outcome: z.enum(['confirmed', 'rejected', 'failed']),
+    reference: z.string().min(1).max(200),
+    data: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'HandoffOutcome' });
+
+/** `POST /v1/program-runs/{id}/cancel` body (may be empty). */
+export const cancelBodySchema = z
+  .strictObject({ reason: z.string().max(500).optional() })
+  .meta({ id: 'CancelRun' });
+
+/** `POST /v1/test_helpers/clock/advance` body. */
+export const clockAdvanceBodySchema = z
+  .strictObject({
+    seconds: z
+      .int()
+      .min(1)
+      .max(366 * 24 * 3600),
+  })
+  .meta({ id: 'ClockAdvance' });
+
+function fieldsOf(error: z.ZodError, prefix = ''): ProblemField[] {
+  return error.issues.flatMap((issue): ProblemField[] => {
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({
+        pointer: `${prefix}${pointerOf([...issue.path, key])}`,
+        code: 'unknown_field',
+        message: 'is not a field of this request',
+      }));
+    }
+    const missing = issue.code === 'invalid_type' && issue.message.includes('received undefined');
+    return [
+      {
+        pointer: `${prefix}${pointerOf(issue.path)}`,
+        code: missing ? 'missing_field' : 'invalid_field',
+        message: missing ? 'is required' : issue.message,
+      },
+    ];
+  });
+}
+
+/**
+ * Parses a body with a schema or throws `invalid_request` naming every bad field.
+ *
+ * @example
+ * ```ts
+ * const body = parseBody(approvalBodySchema, await readJsonBody(request, limits));
+ * ```
+ */
+export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const errors = fieldsOf(result.error);
+  throw new HttpError(
+    'invalid_request',
+    `The request body is invalid: ${errors.map((field) => `${field.pointer} ${field.message}`).join('; ')}.`,
+    { errors },
+  );
+}

@@ -1,0 +1,70 @@
+import type { Engine } from '@programrun/engine';
+import type { Principal } from './auth/principal.js';
+import type { IdempotencyPolicy } from './idempotency/idempotency.js';
+
+/** What every route handler receives. */
+export interface RouteContext {
+  readonly request: Request;
+  readonly url: URL;
+  /** Path parameters, e.g. `{ id: 'prun_…' }`. */
+  readonly params: Readonly<Record<string, string>>;
+  readonly principal: Principal;
+  readonly requestId: string;
+  readonly engine: Engine;
+  readonly maxBodyBytes: number;
+  readonly idempotency: IdempotencyPolicy;
+}
+
+/** One endpoint. */
+export interface Route {
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  /** Path with `:param` segments, e.g. `/v1/program-runs/:id`. */
+  readonly path: string;
+  readonly handle: (context: RouteContext) => Promise<Response>;
+}
+
+/** Result of matching a request against the routes. */
+export type RouteMatch =
+  | { readonly kind: 'found'; readonly route: Route; readonly params: Record<string, string> }
+  | { readonly kind: 'wrong_method'; readonly allowed: readonly string[] }
+  | { readonly kind: 'none' };
+
+function matchPath(pattern: string, path: string): Record<string, string> | undefined {
+  const expected = pattern.split('/');
+  const actual = path.split('/');
+  if (expected.length !== actual.length) return undefined;
+  const params: Record<string, string> = {};
+  for (const [index, segment] of expected.entries()) {
+    const value = actual[index]!;
+    if (segment.startsWith(':')) {
+      if (value === '') return undefined;
+      try {
+        params[segment.slice(1)] = decodeURIComponent(value);
+      } catch {
+        return undefined;
+      }
+    } else if (segment !== value) {
+      return undefined;
+    }
+  }
+  return params;
+}
+
+/**
+ * Finds the route for a method and path; tells a wrong method (405) from an unknown path (404).
+ *
+ * @example
+ * ```ts
+ * matchRoute(routes, 'GET', '/v1/program-runs/prun_1'); // { kind: 'found', params: { id: 'prun_1' }, … }
+ * ```
+ */
+export function matchRoute(routes: readonly Route[], method: string, path: string): RouteMatch {
+  const allowed: string[] = [];
+  for (const route of routes) {
+    const params = matchPath(route.path, path);
+    if (!params) continue;
+    if (route.method === method) return { kind: 'found', route, params };
+    allowed.push(route.method);
+  }
+  return allowed.length > 0 ? { kind: 'wrong_method', allowed } : { kind: 'none' };
+}

@@ -1,0 +1,40 @@
+import { toProblem } from '../errors/problem-response.js';
+import { HttpError } from '../errors/http-error.js';
+import type { RouteContext } from '../router.js';
+
+/**
+ * Runs `work` and turns any error into its problem+json response, so idempotency can
+ * store decided outcomes (such as a 409) like successes.
+ *
+ * @example
+ * ```ts
+ * return answerErrors(context, async () => jsonResponse(200, await engine.getRun(scope, id)));
+ * ```
+ */
+export async function answerErrors(
+  context: Pick<RouteContext, 'requestId'>,
+  work: () => Promise<Response>,
+): Promise<Response> {
+  try {
+    return await work();
+  } catch (error) {
+    return problemResponse(error, context.requestId);
+  }
+}
+
+/**
+ * The problem+json response for an error.
+ *
+ * @example
+ * ```ts
+ * problemResponse(new HttpError('route_not_found', 'No route'), 'req_1').status; // 404
+ * ```
+ */
+export function problemResponse(error: unknown, requestId: string): Response {
+  const problem = toProblem(error, requestId);
+  const headers: Record<string, string> = { 'content-type': 'application/problem+json' };
+  if (error instanceof HttpError) Object.assign(headers, error.headers);
+  if (problem.code === 'unauthorized')
+    headers['www-authenticate'] = 'Bearer realm="programrun", error="invalid_token"';
+  return new Response(JSON.stringify(problem), { status: problem.status, headers });
+}

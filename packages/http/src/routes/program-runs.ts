@@ -1,0 +1,138 @@
+import type { RunStatus } from '@programrun/engine';
+import { HttpError } from '../errors/http-error.js';
+import { idempotencyKeyOf, withIdempotency } from '../idempotency/idempotency.js';
+import { jsonResponse } from '../json-response.js';
+import { readJsonBody } from '../request-body.js';
+import { createRunBodySchema, parseBody } from '../request-schemas.js';
+import type { Route, RouteContext } from '../router.js';
+import { answerErrors } from './answer-errors.js';
+
+const RUN_STATUSES = new Set([
+  'pending',
+  'running',
+  'waiting',
+  'suspended',
+  'completed',
+  'faulted',
+  'cancelled',
+]);
+
+function listQuery(url: URL) {
+  const params = url.searchParams;
+  const invalid = (parameter: string, message: string) =>
+    new HttpError('invalid_query', `${parameter} ${message}.`, {
+      errors: [{ pointer: `/${parameter}`, code: 'invalid_query', message }],
+    });
+  const limitText = params.get('limit');
+  const limit = limitText === null ? 10 : Number(limitText);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+    throw invalid('limit', 'must be an integer from 1 to 100');
+  const status = params.get('status');
+  if (status !== null && !RUN_STATUSES.has(status))
+    throw invalid('status', `must be one of ${[...RUN_STATUSES].join(', ')}`);
+  const time = (name: string): string | undefined => {
+    const value = params.get(name);
+    if (value === null) return undefined;
+    const parsed = new Date(value);
+    if (Number.isNaN(parsed.getTime())) throw invalid(name, 'must be an ISO 8601 time');
+    return parsed.toISOString();
+  };
+  const scenario = params.get('scenario_id');
+  const after = params.get('starting_after');
+  const gte = time('created[gte]');
+  const lt = time('created[lt]');
+  return {
+    limit,
+    ...(status === null ? {} : { status: status as RunStatus }),
+    ...(scenario === null ? {} : { scenario_id: scenario }),
+    ...(after === null ? {} : { starting_after: after }),
+    ...(gte === undefined ? {} : { created_gte: gte }),
+    ...(lt === undefined ? {} : { created_lt: lt }),
+  };
+}
+
+async function createRun(context: RouteContext): Promise<Response> {
+  const { request, principal, engine } = context;
+  const body = await readJsonBody(request, { maxBytes: context.maxBodyBytes });
+  const key = idempotencyKeyOf(request, { required: true })!;
+  return withIdempotency(
+    {
+      store: engine.store,
+      scope: principal,
+      key,
+      method: 'POST',
+      path: context.url.pathname,
+      body,
+    },
+    context.idempotency,
+    () =>
+      answerErrors(context, async () => {
+        const parsed = parseBody(createRunBodySchema, body);
+        const { run, created } = await engine.createRun(principal, {
+          ...parsed,
+          idempotency_key: key,
+        });
+        return jsonResponse(created ? 201 : 200, run);
+      }),
+  );
+}
+
+/** `/v1/program-runs`: create, list, read, and a run's lifecycle records. */
+export const programRunRoutes: readonly Route[] = [
+  { method: 'POST', path: '/v1/program-runs', handle: createRun },
+  {
+    method: 'GET',
+    path: '/v1/program-runs',
+    handle: async ({ engine, principal, url }) => {
+      const page = await engine.listRuns(principal, listQuery(url));
+      return jsonResponse(200, { object: 'list', url: '/v1/program-runs', ...page });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/v1/program-runs/:id',
+    handle: async ({ engine, principal, params }) =>
+      jsonResponse(200, await engine.getRun(principal, params.id!)),
+  },
+  {
+    method: 'GET',
+    path: '/v1/program-runs/:id/events',
+    handle: async ({ engine, principal, params, url }) => {
+      const afterText = url.searchParams.get('after_sequence');
+      const limitText = url.searchParams.get('limit');
+      const afterSequence = afterText === null ? 0 : Number(afterText);
+      const limit = limitText === null ? 100 : Number(limitText);
+      if (
+        !Number.isInteger(afterSequence) ||
+        afterSequence < 0 ||
+        !Number.isInteger(limit) ||
+        limit < 1 ||
+        limit > 1000
+      ) {
+        throw new HttpError(
+          'invalid_query',
+          'after_sequence must be a non-negative integer and limit 1 to 1000.',
+          {
+            errors: [
+              {
+                pointer: '/after_sequence',
+                code: 'invalid_query',
+                message: 'must be a non-negative integer',
+              },
+            ],
+          },
+        );
+      }
+      const records = await engine.listEvents(principal, params.id!, {
+        afterSequence,
+        limit: limit + 1,
+      });
+      return jsonResponse(200, {
+        object: 'list',
+        url: `/v1/program-runs/${params.id!}/events`,
+        data: records.slice(0, limit),
+        has_more: records.length > limit,
+      });
+    },
+  },
+];

@@ -1,0 +1,81 @@
+import type { Signal } from '@programrun/engine';
+import type { JsonObject } from '@programrun/evidence';
+import { idempotencyKeyOf, withIdempotency } from '../idempotency/idempotency.js';
+import { jsonResponse } from '../json-response.js';
+import { readJsonBody } from '../request-body.js';
+import {
+  approvalBodySchema,
+  cancelBodySchema,
+  handoffBodySchema,
+  parseBody,
+} from '../request-schemas.js';
+import type { Route, RouteContext } from '../router.js';
+import { answerErrors } from './answer-errors.js';
+
+/**
+ * Reads the body, honours an optional Idempotency-Key, and applies the signal. A
+ * duplicate of what is already recorded answers 200 with the run unchanged, so partners
+ * may retry callbacks freely.
+ */
+function signalRoute(
+  toSignal: (body: Record<string, unknown>, context: RouteContext) => Signal,
+  allowEmpty = false,
+) {
+  return async (context: RouteContext): Promise<Response> => {
+    const { request, principal, engine, params } = context;
+    const body = await readJsonBody(request, { maxBytes: context.maxBodyBytes, allowEmpty });
+    const apply = () =>
+      answerErrors(context, async () => {
+        const { run } = await engine.signal(principal, params.id!, toSignal(body, context));
+        return jsonResponse(200, run);
+      });
+    const key = idempotencyKeyOf(request, { required: false });
+    if (key === undefined) return apply();
+    return withIdempotency(
+      {
+        store: engine.store,
+        scope: principal,
+        key,
+        method: 'POST',
+        path: context.url.pathname,
+        body,
+      },
+      context.idempotency,
+      apply,
+    );
+  };
+}
+
+/** Approvals, partner callbacks and cancellation of a run. */
+export const signalRoutes: readonly Route[] = [
+  {
+    method: 'POST',
+    path: '/v1/program-runs/:id/approvals',
+    handle: signalRoute((body) => {
+      const parsed = parseBody(approvalBodySchema, body);
+      return { kind: 'approval', ...parsed };
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/v1/program-runs/:id/handoffs/:step',
+    handle: signalRoute((body, context) => {
+      const parsed = parseBody(handoffBodySchema, body);
+      return {
+        kind: 'handoff',
+        step: context.params.step!,
+        outcome: parsed.outcome,
+        reference: parsed.reference,
+        data: (parsed.data ?? {}) as JsonObject,
+      };
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/v1/program-runs/:id/cancel',
+    handle: signalRoute(
+      (body) => ({ kind: 'cancel', reason: parseBody(cancelBodySchema, body).reason }),
+      true,
+    ),
+  },
+];
