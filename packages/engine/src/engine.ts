@@ -61,6 +61,8 @@ export interface Engine {
   runDueTimers(environment: RunEnvironment): Promise<number>;
   /** Moves the test clock forward, firing each timer at its own due time on the way. */
   advanceTestClock(seconds: number): Promise<{ readonly now: string; readonly fired: number }>;
+  /** Due time of the earliest pending timer of an environment (a deadline or a partner answer). */
+  nextTimerDue(environment: RunEnvironment): Promise<string | null>;
   /** Current time of an environment's clock. */
   now(environment: RunEnvironment): Date;
 }
@@ -340,6 +342,11 @@ export function createEngine(options: EngineOptions): Engine {
       const run = clockQueue.then(advance);
       clockQueue = run.catch(() => undefined);
       return run;
+    },
+
+    async nextTimerDue(environment) {
+      const next = await store.transaction((tx) => tx.nextTimer(environment));
+      return next?.due_at ?? null;
     },
 
     now: (environment) => clockOf(environment).now(),

@@ -98,7 +98,26 @@ function toIssues(errors: readonly ErrorObject[]): InputIssue[] {
 }
 
 /** Thrown by {@link compileInputSchema} for a schema ajv refuses; `message` says why. */
-export class InputSchemaError extends Error {}
+export class InputSchemaError extends Error {
+  /** JSON pointer inside the schema of the culprit, when known (e.g. `/properties/amount/type`). */
+  readonly pointer: string;
+  constructor(message: string, pointer = '') {
+    super(message);
+    this.pointer = pointer;
+  }
+}
+
+/** The first meta-schema error, said plainly and located. */
+function metaSchemaError(errors: readonly ErrorObject[]): InputSchemaError {
+  const first = errors.find((error) => error.keyword === 'enum') ?? errors[0];
+  if (!first) return new InputSchemaError('the input schema is not a valid JSON Schema');
+  const params = first.params as { allowedValues?: unknown[] };
+  const detail =
+    first.keyword === 'enum' && params.allowedValues
+      ? `must be one of ${params.allowedValues.map(String).join(', ')}`
+      : (first.message ?? 'is invalid');
+  return new InputSchemaError(`${first.instancePath || '(root)'} ${detail}`, first.instancePath);
+}
 
 /**
  * Compiles a scenario's input JSON Schema (draft 2020-12) with the programrun formats:
@@ -116,11 +135,15 @@ export function compileInputSchema(schema: Readonly<Record<string, unknown>>): I
   if (schema.type !== 'object')
     throw new InputSchemaError('the input schema must have type: object at its root');
   sharedAjv ??= createAjv();
+  if (!sharedAjv.validateSchema(schema)) throw metaSchemaError(sharedAjv.errors ?? []);
   let validateFunction: ValidateFunction;
   try {
     validateFunction = sharedAjv.compile(schema);
   } catch (error) {
-    throw new InputSchemaError(error instanceof Error ? error.message : String(error));
+    // Strict-mode errors name their place as `at "#/then/properties/x"`.
+    const message = error instanceof Error ? error.message : String(error);
+    const place = /at "#([^"]*)"/.exec(message)?.[1] ?? '';
+    throw new InputSchemaError(message, place);
   }
   return {
     validate(inputs: unknown): InputIssue[] {

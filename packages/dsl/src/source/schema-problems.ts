@@ -20,7 +20,7 @@ function describeExpected(issue: z.core.$ZodIssue): string {
     return `must be one of ${issue.values.map((value) => String(value)).join(', ')}`;
   if (issue.code === 'invalid_union' && 'discriminator' in issue && 'options' in issue) {
     const options = (issue.options as unknown[]).map(String).join(', ');
-    return `${String(issue.discriminator)} must be one of ${options}`;
+    return `must be one of ${options}`;
   }
   if (issue.code === 'too_small' && issue.origin === 'array')
     return `needs at least ${String(issue.minimum)} item(s)`;

@@ -116,12 +116,13 @@ export class YamlSource {
   }
 
   #positionInBlock(headerOffset: number, value: string, offset: number): SourcePosition {
-    // Block content starts on the line after the header (| or >); find its indentation.
+    // Content starts on the line after the header (| or >), indented like its first line;
+    // an offset at the very end (an EOF error) points at the last character instead.
     const header = this.#position(headerOffset);
-    const before = value.slice(0, offset).split('\n');
-    const lineIndex = before.length - 1;
-    const contentLine = this.#text.split('\n')[header.line + lineIndex] ?? '';
-    const indent = contentLine.length - contentLine.trimStart().length;
-    return { line: header.line + 1 + lineIndex, column: indent + 1 + (before.at(-1)?.length ?? 0) };
+    const clamped = Math.min(offset, Math.max(value.trimEnd().length - 1, 0));
+    const before = value.slice(0, clamped).split('\n');
+    const firstLine = this.#text.split('\n')[header.line] ?? '';
+    const indent = firstLine.length - firstLine.trimStart().length;
+    return { line: header.line + before.length, column: indent + 1 + (before.at(-1)?.length ?? 0) };
   }
 }

@@ -26,9 +26,12 @@ export function checkInputs(scenario: ScenarioDefinition, source: YamlSource): I
     validator = compileInputSchema(scenario.inputs);
   } catch (error) {
     const message = error instanceof InputSchemaError ? error.message : String(error);
+    const pointer = error instanceof InputSchemaError ? error.pointer : '';
     return {
       validator: undefined,
-      problems: [source.problemAt('invalid_input_schema', message, ['inputs'])],
+      problems: [
+        source.problemAt('invalid_input_schema', message, ['inputs', ...pointerSegments(pointer)]),
+      ],
     };
   }
   const problems = validator

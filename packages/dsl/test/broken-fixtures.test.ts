@@ -1,0 +1,124 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { formatProblem, loadScenario, type ProblemCode } from '../src/index.js';
+
+const fixture = (name: string): string =>
+  readFileSync(new URL(`./fixtures/broken/${name}`, import.meta.url), 'utf8');
+
+/** [code, line, column] of every problem, in order. */
+type Expected = readonly (readonly [ProblemCode, number, number])[];
+
+const cases: readonly (readonly [string, string, Expected])[] = [
+  ['yaml-syntax.yaml', 'a YAML syntax error', [['yaml_syntax', 7, 1]]],
+  ['duplicate-key.yaml', 'a key twice in one mapping', [['duplicate_key', 4, 1]]],
+  [
+    'schema.yaml',
+    'every schema problem, plus what the valid steps still reveal',
+    [
+      ['missing_field', 1, 1], // summary
+      ['invalid_value', 1, 11], // scenario not kebab-case
+      ['invalid_value', 4, 9], // family
+      ['unknown_field', 6, 1], // colour
+      ['missing_field', 15, 9], // approval without expires
+      ['invalid_value', 19, 17], // quorum: two
+      ['invalid_value', 21, 15], // kind: teleport
+      ['invalid_value', 28, 18], // timeout: 15 minutes
+      ['unknown_field', 34, 9], // on_fail on a wait
+      ['unknown_party', 38, 16], // messenger, found after salvaging the broken steps
+    ],
+  ],
+  [
+    'references.yaml',
+    'names that point nowhere',
+    [
+      ['dangling_reference', 21, 11], // control step
+      ['review_required', 29, 16],
+      ['dangling_reference', 29, 32], // missing_rule
+      ['unknown_party', 33, 26], // auditors
+      ['dangling_reference', 35, 20], // on_reject: refund
+      ['invalid_party_kind', 42, 16], // handoff to an operator
+      ['dangling_reference', 45, 21], // compensate: reverse_pay
+      ['duplicate_id', 46, 13], // approve
+    ],
+  ],
+  [
+    'flow.yaml',
+    'unreachable steps, loops that never wait, unused compensations',
+    [
+      ['unreachable_step', 21, 9],
+      ['infinite_loop', 32, 9],
+      ['unreachable_step', 44, 5],
+    ],
+  ],
+  [
+    'expressions.yaml',
+    'CEL errors positioned inside the expression',
+    [
+      ['invalid_expression', 18, 11], // Money <= int
+      ['invalid_expression', 22, 19], // inputs.amout, inside a quoted scalar
+      ['invalid_expression', 34, 26], // unfinished expression in a block scalar
+      ['invalid_expression', 39, 15], // a condition that is an int
+    ],
+  ],
+  ['inputs.yaml', 'an input schema ajv refuses', [['invalid_input_schema', 10, 21]]],
+  [
+    'example-inputs.yaml',
+    'example inputs that fail the schema',
+    [
+      ['invalid_example_inputs', 15, 3],
+      ['invalid_example_inputs', 15, 11],
+      ['invalid_example_inputs', 16, 10],
+    ],
+  ],
+  [
+    'invariants.yaml',
+    'invariants that name unknown steps or that a path breaks',
+    [
+      ['invariant_violated', 15, 5],
+      ['invariant_unknown_step', 21, 14],
+    ],
+  ],
+];
+
+describe('broken scenarios report every problem with its position', () => {
+  it.each(cases)('%s: %s', (name, _why, expected) => {
+    const result = loadScenario(fixture(name));
+    expect(result.ok).toBe(false);
+    const actual = result.problems.map((problem) => [problem.code, problem.line, problem.column]);
+    expect(actual, result.problems.map(formatProblem).join('\n')).toEqual(expected);
+  });
+
+  it('explains problems in words a scenario author can act on', () => {
+    const messages = (name: string) =>
+      loadScenario(fixture(name)).problems.map((problem) => problem.message);
+    expect(messages('references.yaml')).toContain(
+      'party "auditors" is not declared under parties (bank, ops)',
+    );
+    expect(messages('invariants.yaml')[0]).toBe(
+      'invariant "screened_first": "transfer" can start before "screen" completes: screen → transfer (after screen: skip)',
+    );
+    expect(messages('flow.yaml')[1]).toContain('spin_a → spin_b → spin_a never waits');
+    expect(messages('expressions.yaml')[1]).toBe('No such key: amout');
+    expect(messages('inputs.yaml')[0]).toBe(
+      '/properties/amount/type must be one of array, boolean, integer, null, number, object, string',
+    );
+  });
+
+  it('formats problems as file:line:column: code message', () => {
+    const result = loadScenario(fixture('duplicate-key.yaml'), {
+      file: 'scenarios/duplicate-key@v1.yaml',
+    });
+    expect(result.problems.map(formatProblem)).toEqual([
+      'scenarios/duplicate-key@v1.yaml:4:1: duplicate_key key appears twice in the same mapping',
+    ]);
+  });
+
+  it('requires the file name to be the scenario id', () => {
+    const text = fixture('inputs.yaml').replace('{ type: strng }', '{ type: string }');
+    expect(loadScenario(text, { file: 'scenarios/inputs@v1.yaml' }).ok).toBe(true);
+    const misnamed = loadScenario(text, { file: 'scenarios/inputs.yaml' });
+    expect(
+      misnamed.problems.map((problem) => [problem.code, problem.line, problem.column]),
+    ).toEqual([['file_name_mismatch', 1, 11]]);
+  });
+});
