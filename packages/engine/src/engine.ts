@@ -204,7 +204,8 @@ export function createEngine(options: EngineOptions): Engine {
               type: 'handoff.outcome',
               step: timer.step,
               outcome: timer.payload.outcome as 'confirmed',
-              reference: String(timer.payload.reference),
+              reference:
+                typeof timer.payload.reference === 'string' ? timer.payload.reference : 'simulated',
               data: (timer.payload.data ?? {}) as JsonObject,
               at,
             }

@@ -122,8 +122,9 @@ export function defineStoreContract(name: string, createStore: StoreFactory): vo
     };
 
     it('declares spec v1', () =>
-      withStore(async (store) => {
+      withStore((store) => {
         expect(store.specificationVersion).toBe('v1');
+        return Promise.resolve();
       }));
 
     it('stores runs exactly and scopes them to account and environment', () =>

@@ -1,5 +1,4 @@
 import type { CompiledScenario } from '@programrun/dsl';
-import type { JsonObject } from '@programrun/evidence';
 import {
   createEngine,
   createMemoryStore,
@@ -50,7 +49,7 @@ const DRAIN_ROUNDS = 400;
  */
 export async function runTrace(
   compiled: CompiledScenario,
-  inputs: JsonObject,
+  inputs: Readonly<Record<string, unknown>>,
   plan: SignalPlan,
   seed: string,
 ): Promise<Trace> {

@@ -23,7 +23,10 @@ function compensatingNode(build: BuildContext): StateNodeConfig {
           type: 'run.cancelled',
           stage: null,
           step: context.ending?.step ?? null,
-          data: { reason: context.ending?.message ?? 'cancelled' },
+          data: {
+            reason: context.ending?.reason ?? 'cancelled',
+            message: context.ending?.message ?? null,
+          },
         })),
       ],
     },

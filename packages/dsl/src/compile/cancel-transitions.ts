@@ -1,4 +1,3 @@
-import type { JsonObject } from '@programrun/evidence';
 import { fact, update, type TransitionSpec } from './machine-actions.js';
 import type { RunEvent } from './run-context.js';
 
@@ -28,7 +27,7 @@ export function cancelTransitions(stage: string | null, step: string): Transitio
             reason: 'cancel_requested',
             message: reasonOf(event),
             pending: [...context.compensation_stack].reverse(),
-          } as JsonObject,
+          },
         })),
       ],
     },
@@ -40,7 +39,7 @@ export function cancelTransitions(stage: string | null, step: string): Transitio
           type: 'run.cancelled',
           stage,
           step,
-          data: { reason: reasonOf(event) },
+          data: { reason: 'cancel_requested', message: reasonOf(event) },
         })),
       ],
     },

@@ -142,7 +142,7 @@ function compileLoaded(loaded: LoadedScenario): CompiledScenario {
       const restored = machine.resolveState({
         value: snapshot.value,
         context: snapshot.context,
-      } as never);
+      });
       const [next, actions] = transition(machine, restored, event as never);
       return result(next !== restored, next, actions);
     },

@@ -35,8 +35,8 @@ export function fact(build: (args: ActionArgs) => EmittedFact): MachineAction {
 export function factIf(build: (args: ActionArgs) => EmittedFact | undefined): MachineAction {
   return enqueueActions(({ context, event, enqueue }) => {
     const built = build({ context, event } as ActionArgs);
-    if (built) enqueue.emit(built as never);
-  }) as MachineAction;
+    if (built) enqueue.emit(built);
+  });
 }
 
 /** A fixed fact. */

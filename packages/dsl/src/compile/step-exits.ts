@@ -1,8 +1,6 @@
-import type { JsonObject } from '@programrun/evidence';
 import type { FlowGraph } from '../graph/flow-graph.js';
 import {
   fact,
-  factIf,
   staticFact,
   update,
   type ActionArgs,
@@ -65,7 +63,7 @@ export function mainStepExits(graph: FlowGraph, stepId: string): StepExits {
   const stageIndex = (id: string | null): number =>
     graph.stages.findIndex((candidate) => candidate.id === id);
   const following = graph.order[graph.order.indexOf(stepId) + 1] ?? 'complete';
-  const defaultSuccess = (step.definition.next as string | undefined) ?? following;
+  const defaultSuccess = step.definition.next ?? following;
 
   const enter = (
     target: string,
@@ -119,7 +117,7 @@ export function mainStepExits(graph: FlowGraph, stepId: string): StepExits {
               data: {
                 reason: reason.reason,
                 pending: [...context.compensation_stack].reverse(),
-              } as JsonObject,
+              },
             })),
           ],
         },
@@ -128,11 +126,11 @@ export function mainStepExits(graph: FlowGraph, stepId: string): StepExits {
           actions: [
             ...actions,
             ending,
-            fact(() => ({
+            fact((args) => ({
               type: 'run.cancelled',
               stage,
               step: reason.step,
-              data: { reason: reason.reason },
+              data: { reason: reason.reason, message: reason.message?.(args) ?? null },
             })),
           ],
         },
@@ -160,7 +158,7 @@ export function mainStepExits(graph: FlowGraph, stepId: string): StepExits {
               data: {
                 reason: reason.reason,
                 pending: [...context.compensation_stack].reverse(),
-              } as JsonObject,
+              },
             })),
           ],
         },
@@ -179,16 +177,13 @@ export function mainStepExits(graph: FlowGraph, stepId: string): StepExits {
 
   const pivot: MachineAction[] = step.definition.pivot
     ? [
-        factIf(({ context }) =>
-          context.compensation_stack.length === 0
-            ? undefined
-            : {
-                type: 'compensation.discharged',
-                stage,
-                step: stepId,
-                data: { discharged: [...context.compensation_stack].reverse() },
-              },
-        ),
+        // Recorded even when nothing was registered: passing the point of no return is a fact.
+        fact(({ context }) => ({
+          type: 'compensation.discharged',
+          stage,
+          step: stepId,
+          data: { discharged: [...context.compensation_stack].reverse() },
+        })),
         update(() => ({ compensation_stack: [] })),
       ]
     : [];

@@ -17,13 +17,13 @@ export function stepsWithPaths(
 ): { step: StepDefinition | CompensationStep; path: (string | number)[]; stage: string | null }[] {
   const steps = scenario.stages.flatMap((stage, stageIndex) =>
     stage.steps.map((step, stepIndex) => ({
-      step: step as StepDefinition | CompensationStep,
+      step: step,
       path: ['stages', stageIndex, 'steps', stepIndex] as (string | number)[],
-      stage: stage.id as string | null,
+      stage: stage.id,
     })),
   );
   const compensations = scenario.compensations.map((step, index) => ({
-    step: step as StepDefinition | CompensationStep,
+    step: step,
     path: ['compensations', index] as (string | number)[],
     stage: null,
   }));

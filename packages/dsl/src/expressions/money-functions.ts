@@ -2,10 +2,12 @@ import type { Environment } from '@marcbachmann/cel-js';
 import { Money } from '../money/money.js';
 
 /**
- * Adds the `Money` type (an exact decimal) to a CEL environment: `money("10.00")`, `+`,
- * `-`, all comparisons, `minor(m, digits)` for integer minor units, `money_minor(units,
- * digits)` back, `multiply(m, rate, digits)` for conversions (exact product, rounded
- * half-to-even once) and `decimal(m)` for the string form. CEL doubles never touch money.
+ * Adds the `Money` type (an exact decimal) to a CEL environment. CEL doubles never
+ * touch money:
+ * - `money("10.00")` parses; `decimal(m)` prints; `+`, `-` and all comparisons work;
+ * - `minor(m, digits)` gives integer minor units and `money_minor(units, digits)` back;
+ * - `multiply(m, rate, digits)`, `divide(m, n, digits)` and `round(m, digits)` compute
+ *   exactly and round half-to-even once, at the scale you name.
  *
  * @example
  * ```ts
@@ -28,6 +30,13 @@ export function registerMoneyFunctions(environment: Environment): Environment {
     .registerFunction(
       'multiply(Money, Money, int): Money',
       (amount: Money, factor: Money, digits: bigint) => amount.multiply(factor, Number(digits)),
+    )
+    .registerFunction(
+      'divide(Money, Money, int): Money',
+      (amount: Money, divisor: Money, digits: bigint) => amount.divide(divisor, Number(digits)),
+    )
+    .registerFunction('round(Money, int): Money', (amount: Money, digits: bigint) =>
+      amount.round(Number(digits)),
     )
     .registerOperator('Money + Money', (left: Money, right: Money) => left.add(right))
     .registerOperator('Money - Money', (left: Money, right: Money) => left.subtract(right))

@@ -18,8 +18,7 @@ export interface InputValidator {
 // ajv-formats ships CommonJS; its default export arrives wrapped under ESM.
 type AddFormats = typeof addFormatsModule.default;
 const addFormats: AddFormats =
-  (addFormatsModule as unknown as { default?: AddFormats }).default ??
-  (addFormatsModule as unknown as AddFormats);
+  addFormatsModule.default ?? (addFormatsModule as unknown as AddFormats);
 
 function createAjv(): Ajv2020 {
   const ajv = new Ajv2020({

@@ -57,6 +57,41 @@ describe('Money', () => {
     );
   });
 
+  it('divides exactly and rounds half to even once', () => {
+    // 500,000,000.00 at 5.125% a year, paid monthly.
+    const coupon = Money.parse('500000000.00')
+      .multiply(Money.parse('0.05125'), 8)
+      .divide(Money.parse('12'), 2);
+    expect(coupon.toString()).toBe('2135416.67');
+    expect(Money.parse('1.00').divide(Money.parse('8'), 3).toString()).toBe('0.125');
+    expect(Money.parse('1.00').divide(Money.parse('8'), 2).toString()).toBe('0.12');
+    expect(Money.parse('-1.00').divide(Money.parse('-3'), 4).toString()).toBe('0.3333');
+    expect(Money.parse('2.675').round(2).toString()).toBe('2.68');
+    expect(() => Money.parse('1.00').divide(Money.parse('0.00'), 2)).toThrow(MoneyError);
+  });
+
+  it('divides to within half a unit of the exact quotient', () => {
+    fc.assert(
+      fc.property(
+        units,
+        scale,
+        units.filter((value) => value !== 0n),
+        scale,
+        fc.integer({ min: 0, max: 8 }),
+        (a, sa, b, sb, target) => {
+          const quotient = Money.fromMinorUnits(a, sa).divide(Money.fromMinorUnits(b, sb), target);
+          // |q - a·10^sb / (b·10^sa)| ≤ 1/2 unit at the target scale, in integers:
+          // |2·a·10^(target+sb) − 2·q·b·10^sa| ≤ |b|·10^sa.
+          const exact = 2n * a * 10n ** BigInt(target + sb);
+          const approximate = 2n * quotient.toMinorUnits(target) * b * 10n ** BigInt(sa);
+          const bound = (b < 0n ? -b : b) * 10n ** BigInt(sa);
+          const error = exact - approximate;
+          expect(error <= bound && error >= -bound).toBe(true);
+        },
+      ),
+    );
+  });
+
   it('round-trips minor units through strings', () => {
     fc.assert(
       fc.property(units, scale, (value, digits) => {

@@ -11,6 +11,17 @@ export class MoneyError extends ProgramrunError {
   }
 }
 
+/** `numerator / denominator` (denominator > 0) rounded half-to-even to an integer. */
+function roundHalfEven(numerator: bigint, denominator: bigint): bigint {
+  const negative = numerator < 0n;
+  const magnitude = negative ? -numerator : numerator;
+  let quotient = magnitude / denominator;
+  const twiceRemainder = (magnitude % denominator) * 2n;
+  if (twiceRemainder > denominator || (twiceRemainder === denominator && quotient % 2n === 1n))
+    quotient += 1n;
+  return negative ? -quotient : quotient;
+}
+
 /**
  * An exact decimal amount: `units × 10^-scale` with `units` a bigint. Never a JS number.
  * Currency-agnostic; the scenario's input schema fixes the currency and precision.
@@ -87,14 +98,30 @@ export class Money {
     const productScale = this.scale + factor.scale;
     if (productScale <= scale)
       return new Money(product * 10n ** BigInt(scale - productScale), scale);
-    const divisor = 10n ** BigInt(productScale - scale);
-    const negative = product < 0n;
-    const magnitude = negative ? -product : product;
-    let quotient = magnitude / divisor;
-    const twiceRemainder = (magnitude % divisor) * 2n;
-    if (twiceRemainder > divisor || (twiceRemainder === divisor && quotient % 2n === 1n))
-      quotient += 1n;
-    return new Money(negative ? -quotient : quotient, scale);
+    return new Money(roundHalfEven(product, 10n ** BigInt(productScale - scale)), scale);
+  }
+
+  /**
+   * The exact quotient `this ÷ divisor`, rounded half-to-even to `scale` fraction digits
+   * (e.g. a coupon of face × rate ÷ 12). Throws on division by zero.
+   */
+  divide(divisor: Money, scale: number): Money {
+    if (!Number.isInteger(scale) || scale < 0 || scale > MAX_DIGITS)
+      throw new MoneyError(`bad scale ${scale}`);
+    if (divisor.units === 0n) throw new MoneyError('division by zero');
+    // this / divisor = (units_a / 10^sa) / (units_b / 10^sb); times 10^scale as p / q.
+    let numerator = this.units * 10n ** BigInt(scale + divisor.scale);
+    let denominator = divisor.units * 10n ** BigInt(this.scale);
+    if (denominator < 0n) {
+      numerator = -numerator;
+      denominator = -denominator;
+    }
+    return new Money(roundHalfEven(numerator, denominator), scale);
+  }
+
+  /** This amount rounded half-to-even to `scale` fraction digits. */
+  round(scale: number): Money {
+    return this.multiply(Money.fromMinorUnits(1n, 0), scale);
   }
 
   /** -1, 0 or 1: compares values, not representations (`1.50` equals `1.5`). */

@@ -68,7 +68,7 @@ function repair(data: Mutable, path: Path): Path | undefined {
     return ['stages', index];
   }
   if (typeof index === 'number' && Array.isArray(list)) {
-    const raw = list[index];
+    const raw: unknown = list[index];
     const id = keepId(raw, `placeholder_${top}_${index}`);
     const placeholders: Record<string, unknown> = {
       compensations: placeholderStep(raw, id),

@@ -36,7 +36,7 @@ export const LIFECYCLE_EVENT_TYPES = {
   'program_run.compensation.started': 'Completed steps are being compensated in reverse order.',
   'program_run.compensation.completed': 'Every compensation finished.',
   'program_run.compensation.discharged':
-    "A pivot step succeeded: earlier compensations no longer apply (the saga's point of no return).",
+    'A pivot step succeeded: the saga passed its point of no return, and compensations registered so far (possibly none) no longer apply.',
   'program_run.completed': 'The run reached its result.',
   'program_run.faulted': 'The run ended in a fault: data says which step and why.',
   'program_run.cancelled': 'The run was cancelled.',

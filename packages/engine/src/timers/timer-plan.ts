@@ -42,6 +42,12 @@ export function partnerIdempotencyKey(runId: string, step: string, attempt: numb
   return `pik_${sha256Digest(`${runId}:${step}:${attempt}`).slice(7, 39)}`;
 }
 
+const stringField = (data: JsonObject, field: string): string => {
+  const value = data[field];
+  if (typeof value !== 'string') throw new TypeError(`fact field ${field} must be a string`);
+  return value;
+};
+
 const numberField = (data: JsonObject, field: string): number => {
   const value = data[field];
   return typeof value === 'number' ? value : 1;
@@ -87,12 +93,17 @@ export function planTimers(input: TimerPlanInput): TimerPlan {
           'expiry',
           step,
           attempt,
-          addDuration(now, String(fact.data.expires)),
+          addDuration(now, stringField(fact.data, 'expires')),
         );
         return { ...fact, data: { ...fact.data, deadline } };
       }
       case 'wait.started': {
-        const firesAt = timer('wait', step, attempt, addDuration(now, String(fact.data.duration)));
+        const firesAt = timer(
+          'wait',
+          step,
+          attempt,
+          addDuration(now, stringField(fact.data, 'duration')),
+        );
         return { ...fact, data: { ...fact.data, fires_at: firesAt } };
       }
       case 'handoff.requested': {
@@ -101,7 +112,7 @@ export function planTimers(input: TimerPlanInput): TimerPlan {
           'timeout',
           step,
           attempt,
-          addDuration(now, String(fact.data.timeout)),
+          addDuration(now, stringField(fact.data, 'timeout')),
         );
         if (input.environment === 'test') {
           const response = simulatedResponse(

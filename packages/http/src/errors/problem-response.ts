@@ -26,14 +26,10 @@ export const PROBLEM_TYPE_BASE = 'https://programrun.dev/problems/';
  * ```
  */
 export function toProblem(error: unknown, requestId: string): ProblemDocument {
-  const known = isProgramrunError(error) && isErrorCode(error.code);
-  const code: ErrorCode = known ? (error.code as ErrorCode) : 'internal_error';
+  const code: ErrorCode =
+    isProgramrunError(error) && isErrorCode(error.code) ? error.code : 'internal_error';
+  const known = code !== 'internal_error';
   const entry = ERROR_CATALOGUE[code];
-  const fields = known
-    ? ((error as { errors?: ProblemField[]; issues?: ProblemField[] }).errors ??
-      (error as { issues?: ProblemField[] }).issues ??
-      [])
-    : [];
   return {
     type: `${PROBLEM_TYPE_BASE}${code}`,
     title: entry.title,
@@ -41,10 +37,19 @@ export function toProblem(error: unknown, requestId: string): ProblemDocument {
     detail: known ? (error as Error).message : `${entry.title}. ${entry.action}`,
     code,
     request_id: requestId,
-    errors: fields.map((field) => ({
-      pointer: field.pointer,
-      code: field.code,
-      message: field.message,
-    })),
+    errors: known
+      ? fieldsOf(error).map((field) => ({
+          pointer: field.pointer,
+          code: field.code,
+          message: field.message,
+        }))
+      : [],
   };
+}
+
+/** Field problems carried by an error: `errors` (HTTP) or `issues` (engine). */
+function fieldsOf(error: unknown): readonly ProblemField[] {
+  const holder = error as { errors?: unknown; issues?: unknown };
+  const fields = holder.errors ?? holder.issues;
+  return Array.isArray(fields) ? (fields as ProblemField[]) : [];
 }
