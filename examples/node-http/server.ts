@@ -1,6 +1,7 @@
 // programrun reference server: the engine mounted in a plain node:http server.
 // Start it from the repository root with the README's first command, or here with `pnpm start`.
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { compile, formatProblem, loadScenarioDirectory } from '@programrun/dsl';
 import { createEngine, createMemoryStore, randomBase62, startScheduler } from '@programrun/engine';
@@ -45,7 +46,8 @@ server.on('error', (error: NodeJS.ErrnoException) =>
 );
 
 server.listen(port, '127.0.0.1', () => {
-  const base = `http://127.0.0.1:${port}`;
+  const { port: bound } = server.address() as AddressInfo;
+  const base = `http://127.0.0.1:${bound}`;
   const example = engine.scenarios.get('wallet-delivery@v1');
   const body = JSON.stringify({
     scenario_id: example.id,

@@ -9,6 +9,8 @@ import type { LifecycleRecord } from './lifecycle/lifecycle-record.js';
 import { commitStep } from './runs/commit-step.js';
 import { FINAL_STATUSES, type RunRecord } from './runs/run-record.js';
 import { explainRefusal } from './signals/explain-refusal.js';
+import { simulatedAnswer } from './timers/sandbox-partners.js';
+import { partnerIdempotencyKey } from './timers/timer-plan.js';
 import { toRunEvent, type Signal } from './signals/signal.js';
 import { isStoreError } from './store/store-error.js';
 import type {
@@ -198,17 +200,15 @@ export function createEngine(options: EngineOptions): Engine {
     const outcome = await applyEvent(
       scope,
       timer.run_id,
-      (_run, at): RunEvent =>
+      (run, at): RunEvent =>
         timer.kind === 'partner_response'
-          ? {
-              type: 'handoff.outcome',
-              step: timer.step,
-              outcome: timer.payload.outcome as 'confirmed',
-              reference:
-                typeof timer.payload.reference === 'string' ? timer.payload.reference : 'simulated',
-              data: (timer.payload.data ?? {}) as JsonObject,
+          ? simulatedAnswer(
+              compiledFor(run),
+              timer.step,
+              partnerIdempotencyKey(run.id, timer.step, timer.attempt),
+              run.snapshot.context,
               at,
-            }
+            )
           : { type: 'timer.fired', step: timer.step, attempt: timer.attempt, at },
       timer,
     );

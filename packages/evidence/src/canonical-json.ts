@@ -78,6 +78,32 @@ function assertCanonicalizable(value: unknown, pointer: string): void {
  * ```
  */
 export function canonicalize(value: unknown): string {
-  assertCanonicalizable(value, '');
+  // The common case is valid JSON: check it cheaply, and only walk again building JSON
+  // pointers when something is wrong.
+  if (!isCanonicalizable(value)) assertCanonicalizable(value, '');
   return canonicalizeUnchecked(value);
+}
+
+/** Fast check of what {@link assertCanonicalizable} enforces, without building pointers. */
+function isCanonicalizable(value: unknown): boolean {
+  switch (typeof value) {
+    case 'string':
+      return value.isWellFormed();
+    case 'number':
+      return Number.isFinite(value);
+    case 'boolean':
+      return true;
+    case 'object':
+      if (value === null) return true;
+      if (Array.isArray(value)) return value.every(isCanonicalizable);
+      if (!isPlainObject(value) || 'toJSON' in value) return false;
+      for (const key in value) {
+        if (!Object.hasOwn(value, key)) continue;
+        if (!key.isWellFormed() || !isCanonicalizable((value as Record<string, unknown>)[key]))
+          return false;
+      }
+      return true;
+    default:
+      return false;
+  }
 }

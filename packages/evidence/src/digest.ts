@@ -1,6 +1,23 @@
+import type * as NodeCrypto from 'node:crypto';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { canonicalize } from './canonical-json.js';
+
+// On Node (and runtimes with its builtins) hash natively; elsewhere (browsers, edge
+// runtimes) use @noble/hashes. Both give the same bytes; native is several times faster.
+const nodeCrypto = (
+  globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+).process?.getBuiltinModule?.('node:crypto') as typeof NodeCrypto | undefined;
+
+type OneShotHash = (algorithm: string, data: string | Uint8Array, encoding: 'hex') => string;
+// crypto.hash (Node ≥ 20.12) skips the Hash object; createHash covers older runtimes.
+const oneShot = (nodeCrypto as { hash?: OneShotHash } | undefined)?.hash;
+
+function sha256Hex(data: string | Uint8Array): string {
+  if (oneShot) return oneShot('sha256', data, 'hex');
+  if (nodeCrypto) return nodeCrypto.createHash('sha256').update(data).digest('hex');
+  return bytesToHex(sha256(typeof data === 'string' ? utf8ToBytes(data) : data));
+}
 
 /** A sha-256 digest written as `sha256:<64 lowercase hex digits>`. */
 export type Sha256Digest = `sha256:${string}`;
@@ -14,8 +31,7 @@ export type Sha256Digest = `sha256:${string}`;
  * ```
  */
 export function sha256Digest(data: string | Uint8Array): Sha256Digest {
-  const bytes = typeof data === 'string' ? utf8ToBytes(data) : data;
-  return `sha256:${bytesToHex(sha256(bytes))}`;
+  return `sha256:${sha256Hex(data)}`;
 }
 
 /**

@@ -1,5 +1,7 @@
+import { rememberResponseText } from './body-cache.js';
+
 /**
- * A JSON response.
+ * A JSON response (its text is remembered so adapters need not read it back).
  *
  * @example
  * ```ts
@@ -11,8 +13,9 @@ export function jsonResponse(
   body: unknown,
   headers: Record<string, string> = {},
 ): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  });
+  const text = JSON.stringify(body);
+  return rememberResponseText(
+    new Response(text, { status, headers: { 'content-type': 'application/json', ...headers } }),
+    text,
+  );
 }

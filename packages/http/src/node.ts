@@ -1,4 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { rememberRequestBytes, rememberedResponseText } from './body-cache.js';
 import type { Handler } from './handler.js';
 import { DEFAULT_MAX_BODY_BYTES } from './request-body.js';
 
@@ -47,7 +48,7 @@ export async function toFetchRequest(
     headers.set('content-length', String(maxBodyBytes + 1));
     return new Request(url, { method, headers, body: new Uint8Array(0) });
   }
-  return new Request(url, { method, headers, body });
+  return rememberRequestBytes(new Request(url, { method, headers, body }), body);
 }
 
 /**
@@ -59,7 +60,9 @@ export async function toFetchRequest(
  * ```
  */
 export async function writeResponse(response: Response, target: ServerResponse): Promise<void> {
-  const body = Buffer.from(await response.arrayBuffer());
+  const remembered = rememberedResponseText(response);
+  const body =
+    remembered === undefined ? Buffer.from(await response.arrayBuffer()) : Buffer.from(remembered);
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;

@@ -1,3 +1,4 @@
+import { requestBodyBytes } from './body-cache.js';
 import { HttpError } from './errors/http-error.js';
 
 /** Default largest accepted body: 64 KiB. */
@@ -23,7 +24,7 @@ export async function readJsonBody(
       `The body has ${declared} bytes; the limit is ${options.maxBytes}.`,
     );
   }
-  const bytes = new Uint8Array(await request.arrayBuffer());
+  const bytes = await requestBodyBytes(request);
   if (bytes.byteLength > options.maxBytes) {
     throw new HttpError(
       'payload_too_large',

@@ -7,7 +7,7 @@ import { ScenarioError, type Problem } from '../problem.js';
 import type { ScenarioDefinition } from '../schema/scenario-schema.js';
 import { buildMachine, type ScenarioMachine } from './build-machine.js';
 import { ExpressionEvaluator } from './expression-evaluator.js';
-import { computePolicyState, type PolicyState } from './policy-state.js';
+import { createPolicyStateEvaluator, type PolicyState } from './policy-state.js';
 import type { EmittedFact, RunContext, RunEvent, RunInput } from './run-context.js';
 import {
   describeRunState,
@@ -118,12 +118,16 @@ function compileLoaded(loaded: LoadedScenario): CompiledScenario {
     rules: new Map(definition.policy.map((rule) => [rule.id, rule])),
   });
   const describe = (snapshot: PersistedSnapshot): RunState => describeRunState(graph, snapshot);
+  // The XState snapshot each persisted snapshot came from: a store that hands back the
+  // same object (the memory store, a host's cache) skips resolveState on the next signal.
+  const resolved = new WeakMap<PersistedSnapshot, Snapshot>();
   const result = (
     accepted: boolean,
     next: Snapshot,
     actions: readonly { type: string }[],
   ): StepResult => {
     const snapshot = persist(next);
+    resolved.set(snapshot, next);
     return { accepted, snapshot, facts: collectFacts(actions), state: describe(snapshot) };
   };
   return {
@@ -139,14 +143,13 @@ function compileLoaded(loaded: LoadedScenario): CompiledScenario {
       return result(true, next, actions);
     },
     transition(snapshot, event) {
-      const restored = machine.resolveState({
-        value: snapshot.value,
-        context: snapshot.context,
-      });
+      const restored =
+        resolved.get(snapshot) ??
+        machine.resolveState({ value: snapshot.value, context: snapshot.context });
       const [next, actions] = transition(machine, restored, event as never);
       return result(next !== restored, next, actions);
     },
     describe,
-    policyState: (context) => computePolicyState(definition, evaluator, context),
+    policyState: createPolicyStateEvaluator(definition, evaluator),
   };
 }

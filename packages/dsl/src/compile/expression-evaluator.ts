@@ -2,6 +2,11 @@ import type { ScenarioEnvironment } from '../expressions/scenario-environment.js
 import { reviveForCel, toJsonValue } from '../expressions/cel-types.js';
 import type { RunContext } from './run-context.js';
 
+/** Result of evaluating a map of field expressions. */
+export type FieldsResult =
+  | { readonly ok: true; readonly value: Record<string, unknown> }
+  | { readonly ok: false; readonly error: string };
+
 /** Result of evaluating one expression: never throws. */
 export type Evaluation =
   { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string };
@@ -22,6 +27,8 @@ export class ExpressionEvaluator {
   readonly #scenario: ScenarioEnvironment;
   readonly #parsed = new Map<string, Compiled>();
   readonly #activations = new WeakMap<RunContext, Record<string, unknown>>();
+  readonly #revivedParts = new WeakMap<object, unknown>();
+  readonly #fieldResults = new WeakMap<RunContext, Map<object, FieldsResult>>();
 
   constructor(scenario: ScenarioEnvironment) {
     this.#scenario = scenario;
@@ -51,19 +58,27 @@ export class ExpressionEvaluator {
   }
 
   /** Evaluates a map of field expressions into JSON, or reports the first failing field. */
-  fields(
-    fields: Readonly<Record<string, string>>,
-    context: RunContext,
-  ):
-    | { readonly ok: true; readonly value: Record<string, unknown> }
-    | { readonly ok: false; readonly error: string } {
+  fields(fields: Readonly<Record<string, string>>, context: RunContext): FieldsResult {
+    // A step's gate and its entry evaluate the same fields on the same context: reuse.
+    let results = this.#fieldResults.get(context);
+    const cached = results?.get(fields);
+    if (cached) return cached;
     const value: Record<string, unknown> = {};
+    let result: FieldsResult = { ok: true, value };
     for (const [name, source] of Object.entries(fields)) {
-      const result = this.evaluate(source, context);
-      if (!result.ok) return { ok: false, error: `${name}: ${result.error}` };
-      value[name] = toJsonValue(result.value);
+      const evaluation = this.evaluate(source, context);
+      if (!evaluation.ok) {
+        result = { ok: false, error: `${name}: ${evaluation.error}` };
+        break;
+      }
+      value[name] = toJsonValue(evaluation.value);
     }
-    return { ok: true, value };
+    if (!results) {
+      results = new Map();
+      this.#fieldResults.set(context, results);
+    }
+    results.set(fields, result);
+    return result;
   }
 
   #compiled(source: string): Compiled {
@@ -78,19 +93,33 @@ export class ExpressionEvaluator {
   #activation(context: RunContext): Record<string, unknown> {
     let activation = this.#activations.get(context);
     if (!activation) {
-      const records: Record<string, unknown> = {};
-      for (const [step, data] of Object.entries(context.records)) {
-        records[step] = reviveForCel(data, this.#scenario.recordTypes[step] ?? {});
-      }
       activation = {
         environment: context.environment,
-        inputs: reviveForCel(context.inputs, this.#scenario.inputShape),
+        inputs: this.#revived(context.inputs, () =>
+          reviveForCel(context.inputs, this.#scenario.inputShape),
+        ),
         routes: context.routes,
-        records,
+        records: this.#revived(context.records, () => {
+          const records: Record<string, unknown> = {};
+          for (const [step, data] of Object.entries(context.records)) {
+            records[step] = reviveForCel(data, this.#scenario.recordTypes[step] ?? {});
+          }
+          return records;
+        }),
         handoffs: context.handoffs,
       };
       this.#activations.set(context, activation);
     }
     return activation;
+  }
+
+  /** Revived form of a context part, kept while the part is the same object. */
+  #revived(part: object, revive: () => unknown): unknown {
+    let revived = this.#revivedParts.get(part);
+    if (revived === undefined) {
+      revived = revive();
+      this.#revivedParts.set(part, revived);
+    }
+    return revived;
   }
 }

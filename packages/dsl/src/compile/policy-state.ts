@@ -1,7 +1,7 @@
 import type { ScenarioDefinition } from '../schema/scenario-schema.js';
 import type { ExpressionEvaluator } from './expression-evaluator.js';
 import { evaluateRules } from './policy-evaluation.js';
-import type { RunContext } from './run-context.js';
+import type { RuleOutcome, RunContext } from './run-context.js';
 
 /** A policy rule as the run record shows it. */
 export interface PolicyRuleState {
@@ -37,57 +37,113 @@ const CONTROL_STATUS = {
   skipped: 'not_applicable',
 } as const;
 
+/** Steps whose records or partner answers a rule reads: `records.x…` and `handoffs.x…`. */
+export function ruleDependencies(expression: string): { records: string[]; handoffs: string[] } {
+  const records = new Set<string>();
+  const handoffs = new Set<string>();
+  for (const match of expression.matchAll(/\b(records|handoffs)\.([a-z][a-z0-9_]*)/g)) {
+    (match[1] === 'records' ? records : handoffs).add(match[2]!);
+  }
+  return { records: [...records], handoffs: [...handoffs] };
+}
+
 /**
- * Evaluates every policy rule against the run's current context and reads each control
- * from its step's progress. A failed review rule counts as cleared once reviewers
- * approved it at a check step.
+ * A function computing the run's policy state: every rule evaluated against the current
+ * context, except rules that read a record or partner answer that does not exist yet,
+ * which are `pending` without evaluating; controls read from their step's progress. A
+ * failed review rule counts as cleared once reviewers approved it at a check step.
  *
  * @example
  * ```ts
- * computePolicyState(definition, evaluator, context).decision; // 'allow'
+ * const policyState = createPolicyStateEvaluator(definition, evaluator);
+ * policyState(context).decision; // 'allow'
  * ```
  */
-export function computePolicyState(
+export function createPolicyStateEvaluator(
   definition: ScenarioDefinition,
   evaluator: ExpressionEvaluator,
-  context: RunContext,
-): PolicyState {
-  const reviews = new Map<string, 'approved' | 'rejected'>();
+): (context: RunContext) => PolicyState {
+  const dependencies = definition.policy.map((rule) => ruleDependencies(rule.when));
+  const readsRoutes = definition.policy.map((rule) => /\broutes\b/.test(rule.when));
+  // Outcomes per run (keyed by its inputs object), reused while everything a rule reads is
+  // the same object as last time; stores that rebuild objects simply miss.
+  const memo = new WeakMap<object, Map<number, { keys: unknown[]; outcome: RuleOutcome }>>();
+  const keysOf = (index: number, context: RunContext): unknown[] => [
+    context.environment,
+    readsRoutes[index] ? context.routes : null,
+    ...dependencies[index]!.records.map((step) => context.records[step]),
+    ...dependencies[index]!.handoffs.map((step) => context.handoffs[step]),
+  ];
+  const outcomeOf = (index: number, context: RunContext): RuleOutcome => {
+    let runMemo = memo.get(context.inputs);
+    if (!runMemo) {
+      runMemo = new Map();
+      memo.set(context.inputs, runMemo);
+    }
+    const keys = keysOf(index, context);
+    const previous = runMemo.get(index);
+    if (previous && previous.keys.every((key, position) => key === keys[position]))
+      return previous.outcome;
+    const outcome = evaluateRules([definition.policy[index]!], evaluator, context).rules[0]!;
+    runMemo.set(index, { keys, outcome });
+    return outcome;
+  };
+  const reviewedAt = new Map<string, string[]>();
   for (const stage of definition.stages) {
     for (const step of stage.steps) {
-      const review = step.kind === 'check' ? context.checks[step.id]?.review : null;
-      if (step.kind === 'check' && review) for (const rule of step.rules) reviews.set(rule, review);
+      if (step.kind !== 'check') continue;
+      for (const rule of step.rules)
+        reviewedAt.set(rule, [...(reviewedAt.get(rule) ?? []), step.id]);
     }
   }
-  const evaluated = evaluateRules(definition.policy, evaluator, context).rules;
-  const rules: PolicyRuleState[] = evaluated.map((rule, index) => {
-    const pending = rule.outcome === 'error' && /no such key/i.test(rule.message ?? '');
-    return {
-      id: rule.id,
-      description: definition.policy[index]!.description,
-      effect: rule.effect,
-      outcome: pending ? 'pending' : rule.outcome,
-      review: reviews.get(rule.id) ?? null,
-      message: pending ? null : rule.message,
-    };
-  });
-  const blocking = rules.filter((rule) => rule.outcome === 'fail' || rule.outcome === 'error');
-  const decision = blocking.some(
-    (rule) => rule.effect === 'deny' || rule.outcome === 'error' || rule.review === 'rejected',
-  )
-    ? 'deny'
-    : blocking.some((rule) => rule.review !== 'approved')
-      ? 'review'
-      : 'allow';
-  const controls: ControlState[] = definition.controls.map((control) => {
-    const progress = context.progress[control.step];
-    return {
-      id: control.id,
-      title: control.title,
-      category: control.category,
-      step: control.step,
-      status: progress ? CONTROL_STATUS[progress] : 'pending',
-    };
-  });
-  return { decision, rules, controls };
+  return (context) => {
+    const rules: PolicyRuleState[] = definition.policy.map((rule, index) => {
+      const needs = dependencies[index]!;
+      const review =
+        (reviewedAt.get(rule.id) ?? [])
+          .map((step) => context.checks[step]?.review)
+          .find((value) => value) ?? null;
+      const waiting =
+        needs.records.some((step) => context.records[step] === undefined) ||
+        needs.handoffs.some((step) => context.handoffs[step] === undefined);
+      if (waiting) {
+        return {
+          id: rule.id,
+          description: rule.description,
+          effect: rule.otherwise,
+          outcome: 'pending',
+          review,
+          message: null,
+        };
+      }
+      const evaluated = outcomeOf(index, context);
+      return {
+        id: rule.id,
+        description: rule.description,
+        effect: rule.otherwise,
+        outcome: evaluated.outcome,
+        review,
+        message: evaluated.message,
+      };
+    });
+    const blocking = rules.filter((rule) => rule.outcome === 'fail' || rule.outcome === 'error');
+    const decision = blocking.some(
+      (rule) => rule.effect === 'deny' || rule.outcome === 'error' || rule.review === 'rejected',
+    )
+      ? 'deny'
+      : blocking.some((rule) => rule.review !== 'approved')
+        ? 'review'
+        : 'allow';
+    const controls: ControlState[] = definition.controls.map((control) => {
+      const progress = context.progress[control.step];
+      return {
+        id: control.id,
+        title: control.title,
+        category: control.category,
+        step: control.step,
+        status: progress ? CONTROL_STATUS[progress] : 'pending',
+      };
+    });
+    return { decision, rules, controls };
+  };
 }

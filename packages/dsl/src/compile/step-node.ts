@@ -69,20 +69,25 @@ function gateTransitions(
       ),
     );
   }
-  transitions.push(
-    ...withGuard(
-      exits.fault(
-        {
-          step: step.id,
-          reason: 'expression_error',
-          message: (args) => preflightError(step, build, args),
-        },
-        [],
+  const hasPreflight =
+    (step.kind === 'handoff' && step.request !== undefined) ||
+    (step.kind === 'record' && Object.keys(step.data).length > 0);
+  if (hasPreflight) {
+    transitions.push(
+      ...withGuard(
+        exits.fault(
+          {
+            step: step.id,
+            reason: 'expression_error',
+            message: (args) => preflightError(step, build, args),
+          },
+          [],
+        ),
+        (args) => preflightError(step, build, args) !== null,
       ),
-      (args) => preflightError(step, build, args) !== null,
-    ),
-    { target: 'active', actions: [] },
-  );
+    );
+  }
+  transitions.push({ target: 'active', actions: [] });
   return transitions;
 }
 
@@ -118,12 +123,9 @@ export function stepNode(
   exits: StepExits,
   stage: string | null,
 ): StateNodeConfig {
-  return {
-    id: step.id,
-    initial: 'gate',
-    states: {
-      gate: { always: gateTransitions(step, build, exits, stage) },
-      active: activeNode(step, build, exits, stage),
-    },
-  };
+  const gate = gateTransitions(step, build, exits, stage);
+  const active = activeNode(step, build, exits, stage);
+  // A step with nothing to check on entry skips the gate: one microstep fewer.
+  if (gate.length === 1) return { id: step.id, initial: 'active', states: { active } };
+  return { id: step.id, initial: 'gate', states: { gate: { always: gate }, active } };
 }

@@ -94,10 +94,9 @@ export const handoffNode: ActiveNodeBuilder<HandoffStep> = (step, build, exits, 
           })),
         ];
   return {
+    // The fact comes first: it reads the same context the gate checked, so the request
+    // evaluation is reused instead of repeated.
     entry: [
-      update(({ context }) => ({
-        attempts: { ...context.attempts, [step.id]: (context.attempts[step.id] ?? 0) + 1 },
-      })),
       fact(({ context }) => {
         const request = build.evaluator.fields(step.request ?? {}, context);
         return {
@@ -107,13 +106,16 @@ export const handoffNode: ActiveNodeBuilder<HandoffStep> = (step, build, exits, 
           data: {
             party: step.party,
             action: step.action,
-            attempt: context.attempts[step.id] ?? 1,
+            attempt: (context.attempts[step.id] ?? 0) + 1,
             timeout: step.timeout,
             compensation: stage === null,
             request: (request.ok ? request.value : {}) as JsonObject,
           },
         };
       }),
+      update(({ context }) => ({
+        attempts: { ...context.attempts, [step.id]: (context.attempts[step.id] ?? 0) + 1 },
+      })),
     ],
     on: {
       'handoff.outcome': [

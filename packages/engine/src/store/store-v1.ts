@@ -43,7 +43,7 @@ export interface TimerRow {
   readonly attempt: number;
   /** ISO time on the environment's clock. */
   readonly due_at: string;
-  /** For `partner_response`: the simulated outcome. */
+  /** Extra data for whoever fires the timer (empty for the built-in kinds). */
   readonly payload: JsonObject;
   readonly status: 'pending' | 'fired' | 'cancelled';
 }

@@ -1,4 +1,9 @@
-import { parseDuration, type CompiledScenario, type RunContext } from '@programrun/dsl';
+import {
+  parseDuration,
+  type CompiledScenario,
+  type RunContext,
+  type RunEvent,
+} from '@programrun/dsl';
 import { sha256Digest, type JsonObject } from '@programrun/evidence';
 
 /** How simulated counterparties behave in the test environment. */
@@ -12,44 +17,61 @@ export interface SandboxOptions {
   readonly defaultLatencyMs?: number;
 }
 
-/** A simulated partner's answer: when it arrives and what it says. */
-export interface SimulatedResponse {
-  readonly latencyMs: number;
-  readonly payload: JsonObject;
+function handoffOf(compiled: CompiledScenario, stepId: string) {
+  const step = compiled.graph.steps.get(stepId)?.definition;
+  return step?.kind === 'handoff' ? step : undefined;
 }
 
 /**
- * The simulated counterparty's answer to a handoff: `confirmed`, a deterministic reference
- * derived from the partner idempotency key, and the step's `simulation.data` evaluated
- * against the run. Same run, same answer: test runs are reproducible.
+ * How long the simulated counterparty of a handoff takes to answer: the sandbox override,
+ * else the step's or its party's `simulation.latency`, else the default.
  *
  * @example
  * ```ts
- * simulatedResponse(compiled, 'screen_destination', 'pik_…', context, {}).payload;
- * // { outcome: 'confirmed', reference: 'sim_…', data: { risk: 'low' } }
+ * simulatedLatencyMs(compiled, 'screen_destination', {}); // 20000 (PT20S)
  * ```
  */
-export function simulatedResponse(
+export function simulatedLatencyMs(
+  compiled: CompiledScenario,
+  stepId: string,
+  options: SandboxOptions,
+): number {
+  if (options.responseDelayMs !== undefined) return options.responseDelayMs;
+  const handoff = handoffOf(compiled, stepId);
+  const party = handoff ? compiled.definition.parties[handoff.party] : undefined;
+  const declared = handoff?.simulation?.latency ?? party?.simulation?.latency;
+  return declared === undefined ? (options.defaultLatencyMs ?? 30_000) : parseDuration(declared);
+}
+
+/**
+ * The simulated counterparty's answer to a handoff: `confirmed`, a reference derived from
+ * the partner idempotency key, and the step's `simulation.data` evaluated against the run.
+ * Computed when the answer arrives; the run cannot change while it waits on the handoff,
+ * so the answer is the same as at request time. Same run, same answer.
+ *
+ * @example
+ * ```ts
+ * simulatedAnswer(compiled, 'screen_destination', 'pik_…', context, at);
+ * // { type: 'handoff.outcome', outcome: 'confirmed', reference: 'sim_…', data: { risk: 'low' }, … }
+ * ```
+ */
+export function simulatedAnswer(
   compiled: CompiledScenario,
   stepId: string,
   idempotencyKey: string,
   context: RunContext,
-  options: SandboxOptions,
-): SimulatedResponse {
-  const step = compiled.graph.steps.get(stepId)?.definition;
-  const handoff = step?.kind === 'handoff' ? step : undefined;
-  const party = handoff ? compiled.definition.parties[handoff.party] : undefined;
-  const declared = handoff?.simulation?.latency ?? party?.simulation?.latency;
-  const latencyMs =
-    options.responseDelayMs ??
-    (declared === undefined ? (options.defaultLatencyMs ?? 30_000) : parseDuration(declared));
-  const data = compiled.evaluator.fields(handoff?.simulation?.data ?? {}, context);
+  at: string,
+): RunEvent {
+  const data = compiled.evaluator.fields(
+    handoffOf(compiled, stepId)?.simulation?.data ?? {},
+    context,
+  );
   return {
-    latencyMs,
-    payload: {
-      outcome: 'confirmed',
-      reference: `sim_${sha256Digest(idempotencyKey).slice(7, 31)}`,
-      data: (data.ok ? data.value : {}) as JsonObject,
-    },
+    type: 'handoff.outcome',
+    step: stepId,
+    outcome: 'confirmed',
+    reference: `sim_${sha256Digest(idempotencyKey).slice(7, 31)}`,
+    data: (data.ok ? data.value : {}) as JsonObject,
+    at,
   };
 }

@@ -8,7 +8,7 @@ import {
 import { sha256Digest, type JsonObject } from '@programrun/evidence';
 import type { PendingFact } from '../lifecycle/build-records.js';
 import type { TimerKind, TimerRow } from '../store/store-v1.js';
-import { simulatedResponse, type SandboxOptions } from './sandbox-partners.js';
+import { simulatedLatencyMs, type SandboxOptions } from './sandbox-partners.js';
 
 /** What a transition's facts ask the engine to do besides recording them. */
 export interface TimerPlan {
@@ -115,20 +115,8 @@ export function planTimers(input: TimerPlanInput): TimerPlan {
           addDuration(now, stringField(fact.data, 'timeout')),
         );
         if (input.environment === 'test') {
-          const response = simulatedResponse(
-            input.compiled,
-            step,
-            idempotencyKey,
-            input.context,
-            input.sandbox,
-          );
-          timer(
-            'partner_response',
-            step,
-            attempt,
-            new Date(now.getTime() + response.latencyMs),
-            response.payload,
-          );
+          const latency = simulatedLatencyMs(input.compiled, step, input.sandbox);
+          timer('partner_response', step, attempt, new Date(now.getTime() + latency));
         }
         return { ...fact, data: { ...fact.data, idempotency_key: idempotencyKey, deadline } };
       }

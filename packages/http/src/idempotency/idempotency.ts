@@ -1,5 +1,6 @@
 import { canonicalDigest } from '@programrun/evidence';
 import type { Scope, StoreV1 } from '@programrun/engine';
+import { rememberResponseText, responseText } from '../body-cache.js';
 import { HttpError } from '../errors/http-error.js';
 
 /** How the Idempotency-Key protocol behaves. */
@@ -113,10 +114,13 @@ export async function withIdempotency(
     return { replay: undefined };
   });
   if (claim.replay) {
-    return new Response(claim.replay.body, {
-      status: claim.replay.status,
-      headers: { 'content-type': 'application/json', 'idempotent-replayed': 'true' },
-    });
+    return rememberResponseText(
+      new Response(claim.replay.body, {
+        status: claim.replay.status,
+        headers: { 'content-type': 'application/json', 'idempotent-replayed': 'true' },
+      }),
+      claim.replay.body,
+    );
   }
 
   let response: Response;
@@ -130,7 +134,7 @@ export async function withIdempotency(
     await store.transaction((tx) => tx.deleteIdempotencyRecord(scope, key));
     return response;
   }
-  const body = await response.text();
+  const body = await responseText(response);
   await store.transaction(async (tx) => {
     const now = policy.now();
     await tx.putIdempotencyRecord({
@@ -145,5 +149,6 @@ export async function withIdempotency(
       expires_at: new Date(now.getTime() + policy.retentionMs).toISOString(),
     });
   });
-  return new Response(body, { status: response.status, headers: response.headers });
+  // The body was read from our own text (not the stream), so the response is still whole.
+  return response;
 }

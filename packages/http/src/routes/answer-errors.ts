@@ -1,3 +1,4 @@
+import { rememberResponseText } from '../body-cache.js';
 import { toProblem } from '../errors/problem-response.js';
 import { HttpError } from '../errors/http-error.js';
 import type { RouteContext } from '../router.js';
@@ -36,5 +37,6 @@ export function problemResponse(error: unknown, requestId: string): Response {
   if (error instanceof HttpError) Object.assign(headers, error.headers);
   if (problem.code === 'unauthorized')
     headers['www-authenticate'] = 'Bearer realm="programrun", error="invalid_token"';
-  return new Response(JSON.stringify(problem), { status: problem.status, headers });
+  const text = JSON.stringify(problem);
+  return rememberResponseText(new Response(text, { status: problem.status, headers }), text);
 }

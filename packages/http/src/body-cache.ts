@@ -1,0 +1,67 @@
+// Bodies the handler and the node adapter already hold as text or bytes, so a body is
+// never streamed out of a Request or Response just to be buffered again. Only an
+// optimisation: anything not found here is read the standard way.
+const responseTexts = new WeakMap<Response, string>();
+const requestBytes = new WeakMap<Request, Uint8Array>();
+
+/**
+ * Remembers the text a Response was built from.
+ *
+ * @example
+ * ```ts
+ * rememberResponseText(response, json);
+ * ```
+ */
+export function rememberResponseText(response: Response, text: string): Response {
+  responseTexts.set(response, text);
+  return response;
+}
+
+/**
+ * The text a Response was built from, if we built it; undefined otherwise.
+ *
+ * @example
+ * ```ts
+ * rememberedResponseText(jsonResponse(200, {})); // '{}'
+ * ```
+ */
+export function rememberedResponseText(response: Response): string | undefined {
+  return responseTexts.get(response);
+}
+
+/**
+ * The text of a Response: remembered if we built it, otherwise read (consuming the body).
+ *
+ * @example
+ * ```ts
+ * const body = await responseText(response);
+ * ```
+ */
+export async function responseText(response: Response): Promise<string> {
+  return responseTexts.get(response) ?? (await response.text());
+}
+
+/**
+ * Remembers the raw bytes a Request was built from (the node adapter reads them first).
+ *
+ * @example
+ * ```ts
+ * rememberRequestBytes(request, buffer);
+ * ```
+ */
+export function rememberRequestBytes(request: Request, bytes: Uint8Array): Request {
+  requestBytes.set(request, bytes);
+  return request;
+}
+
+/**
+ * The body bytes of a Request: remembered if the adapter built it, otherwise read.
+ *
+ * @example
+ * ```ts
+ * const bytes = await requestBodyBytes(request);
+ * ```
+ */
+export async function requestBodyBytes(request: Request): Promise<Uint8Array> {
+  return requestBytes.get(request) ?? new Uint8Array(await request.arrayBuffer());
+}
