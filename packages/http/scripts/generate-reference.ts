@@ -1,0 +1,9 @@
+// Writes the generated reference pages under docs/reference/.
+// Usage: pnpm --filter @programrun/http generate:reference
+import { writeFile } from 'node:fs/promises';
+import { errorCatalogueMarkdown, lifecycleEventsMarkdown } from '../src/reference-docs.js';
+
+const reference = new URL('../../../docs/reference/', import.meta.url);
+await writeFile(new URL('errors.md', reference), errorCatalogueMarkdown());
+await writeFile(new URL('lifecycle-events.md', reference), lifecycleEventsMarkdown());
+console.log('wrote docs/reference/errors.md and docs/reference/lifecycle-events.md');
