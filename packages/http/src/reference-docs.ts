@@ -15,7 +15,10 @@ const escapeCell = (text: string): string => text.replace(/\|/g, '\\|');
 export function errorCatalogueMarkdown(): string {
   const rows = Object.entries(ERROR_CATALOGUE)
     .sort(([, a], [, b]) => a.status - b.status)
-    .map(([code, entry]) => `| \`${code}\` | ${entry.status} | ${escapeCell(entry.title)} | ${escapeCell(entry.action)} |`);
+    .map(
+      ([code, entry]) =>
+        `| \`${code}\` | ${entry.status} | ${escapeCell(entry.title)} | ${escapeCell(entry.action)} |`,
+    );
   return `<!-- Generated from packages/http/src/errors/error-catalogue.ts by \`pnpm --filter @programrun/http generate:reference\`; do not edit. -->
 # Error catalogue
 
@@ -52,7 +55,9 @@ ${rows.join('\n')}
  * ```
  */
 export function lifecycleEventsMarkdown(): string {
-  const rows = Object.entries(LIFECYCLE_EVENT_TYPES).map(([type, meaning]) => `| \`${type}\` | ${escapeCell(meaning)} |`);
+  const rows = Object.entries(LIFECYCLE_EVENT_TYPES).map(
+    ([type, meaning]) => `| \`${type}\` | ${escapeCell(meaning)} |`,
+  );
   return `<!-- Generated from packages/engine/src/lifecycle/event-types.ts by \`pnpm --filter @programrun/http generate:reference\`; do not edit. -->
 # Lifecycle records
 

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { errorCatalogueMarkdown, lifecycleEventsMarkdown } from '../src/reference-docs.js';
 
-const read = (name: string): string => readFileSync(new URL(`../../../docs/reference/${name}`, import.meta.url), 'utf8');
+const read = (name: string): string =>
+  readFileSync(new URL(`../../../docs/reference/${name}`, import.meta.url), 'utf8');
 const stale = 'is stale: run pnpm --filter @programrun/http generate:reference';
 
 describe('generated reference pages', () => {
@@ -11,6 +12,8 @@ describe('generated reference pages', () => {
   });
 
   it('docs/reference/lifecycle-events.md matches the event types', () => {
-    expect(read('lifecycle-events.md'), `lifecycle-events.md ${stale}`).toBe(lifecycleEventsMarkdown());
+    expect(read('lifecycle-events.md'), `lifecycle-events.md ${stale}`).toBe(
+      lifecycleEventsMarkdown(),
+    );
   });
 });
