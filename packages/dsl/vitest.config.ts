@@ -1,11 +1,1 @@
-import { defineConfig } from 'vitest/config';
-
-export default defineConfig({
-  resolve: { conditions: ['@programrun/source'] },
-  ssr: { resolve: { conditions: ['@programrun/source'] } },
-  test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    // Property tests do real work; CI runs several packages at once on few cores.
-    testTimeout: 60_000,
-  },
-});
+export { default } from '../../vitest.shared.js';

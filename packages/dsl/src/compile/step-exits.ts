@@ -34,23 +34,51 @@ export interface StepExits {
   fault(cause: FaultCause, actions: readonly MachineAction[]): TransitionSpec[];
 }
 
-function faultActions(cause: FaultCause, stage: string | null): MachineAction[] {
-  return [
-    update((args) => ({
-      ending: {
-        status: 'faulted',
-        step: cause.step,
-        reason: cause.reason,
-        message: cause.message?.(args) ?? null,
-      },
-    })),
-    fact((args) => ({
-      type: 'run.faulted',
-      stage,
+/** Reason codes when success routes straight to an ending (e.g. `next: fault`). */
+const DEFAULT_REASONS: Readonly<Record<string, string>> = {
+  fault: 'faulted',
+  compensate: 'compensate',
+  cancel: 'cancelled',
+};
+
+/** Sets the run's ending from a cause. */
+function setEnding(status: 'faulted' | 'cancelled', cause: FaultCause): MachineAction {
+  return update((args) => ({
+    ending: {
+      status,
       step: cause.step,
-      data: { reason: cause.reason, message: cause.message?.(args) ?? null },
-    })),
-  ];
+      reason: cause.reason,
+      message: cause.message?.(args) ?? null,
+    },
+  }));
+}
+
+/** The `run.faulted` / `run.cancelled` fact of a cause. */
+function endingFact(
+  type: 'run.faulted' | 'run.cancelled',
+  cause: FaultCause,
+  stage: string | null,
+): MachineAction {
+  return fact((args) => ({
+    type,
+    stage,
+    step: cause.step,
+    data: { reason: cause.reason, message: cause.message?.(args) ?? null },
+  }));
+}
+
+/** The `compensation.started` fact, listing what will run, last registered first. */
+function compensationStarted(cause: FaultCause, stage: string | null): MachineAction {
+  return fact(({ context }) => ({
+    type: 'compensation.started',
+    stage,
+    step: cause.step,
+    data: { reason: cause.reason, pending: [...context.compensation_stack].reverse() },
+  }));
+}
+
+function faultActions(cause: FaultCause, stage: string | null): MachineAction[] {
+  return [setEnding('faulted', cause), endingFact('run.faulted', cause, stage)];
 }
 
 /**
@@ -70,99 +98,45 @@ export function mainStepExits(graph: FlowGraph, stepId: string): StepExits {
     cause: FaultCause | undefined,
     actions: readonly MachineAction[],
   ): TransitionSpec[] => {
-    if (target === 'complete') {
-      return [
-        {
-          target: '#completed',
-          actions: [
-            ...actions,
-            staticFact('stage.completed', stage, null),
-            staticFact('run.completed', null, null),
-          ],
-        },
-      ];
-    }
-    if (target === 'fault') {
-      return [
-        {
-          target: '#faulted',
-          actions: [
-            ...actions,
-            ...faultActions(cause ?? { step: stepId, reason: 'faulted' }, stage),
-          ],
-        },
-      ];
-    }
-    if (target === 'cancel') {
-      const reason = cause ?? { step: stepId, reason: 'cancelled' };
-      const ending = update((args) => ({
-        ending: {
-          status: 'cancelled',
-          step: reason.step,
-          reason: reason.reason,
-          message: reason.message?.(args) ?? null,
-        },
-      }));
-      return [
-        {
-          guard: ({ context }) => context.compensation_stack.length > 0,
-          target: '#compensating',
-          actions: [
-            ...actions,
-            ending,
-            fact(({ context }) => ({
-              type: 'compensation.started',
-              stage,
-              step: reason.step,
-              data: {
-                reason: reason.reason,
-                pending: [...context.compensation_stack].reverse(),
-              },
-            })),
-          ],
-        },
-        {
-          target: '#cancelled',
-          actions: [
-            ...actions,
-            ending,
-            fact((args) => ({
-              type: 'run.cancelled',
-              stage,
-              step: reason.step,
-              data: { reason: reason.reason, message: reason.message?.(args) ?? null },
-            })),
-          ],
-        },
-      ];
-    }
-    if (target === 'compensate') {
-      const reason = cause ?? { step: stepId, reason: 'compensate' };
-      return [
-        {
-          target: '#compensating',
-          actions: [
-            ...actions,
-            update((args) => ({
-              ending: {
-                status: 'faulted',
-                step: reason.step,
-                reason: reason.reason,
-                message: reason.message?.(args) ?? null,
-              },
-            })),
-            fact(({ context }) => ({
-              type: 'compensation.started',
-              stage,
-              step: reason.step,
-              data: {
-                reason: reason.reason,
-                pending: [...context.compensation_stack].reverse(),
-              },
-            })),
-          ],
-        },
-      ];
+    const why = cause ?? { step: stepId, reason: DEFAULT_REASONS[target] ?? target };
+    switch (target) {
+      case 'complete':
+        return [
+          {
+            target: '#completed',
+            actions: [
+              ...actions,
+              staticFact('stage.completed', stage, null),
+              staticFact('run.completed', null, null),
+            ],
+          },
+        ];
+      case 'fault':
+        return [{ target: '#faulted', actions: [...actions, ...faultActions(why, stage)] }];
+      case 'compensate':
+        return [
+          {
+            target: '#compensating',
+            actions: [...actions, setEnding('faulted', why), compensationStarted(why, stage)],
+          },
+        ];
+      case 'cancel':
+        // Compensate first when anything was registered, then end cancelled.
+        return [
+          {
+            guard: ({ context }) => context.compensation_stack.length > 0,
+            target: '#compensating',
+            actions: [...actions, setEnding('cancelled', why), compensationStarted(why, stage)],
+          },
+          {
+            target: '#cancelled',
+            actions: [
+              ...actions,
+              setEnding('cancelled', why),
+              endingFact('run.cancelled', why, stage),
+            ],
+          },
+        ];
     }
     const targetStage = graph.steps.get(target)?.stage ?? null;
     const moves: MachineAction[] = [];

@@ -1,11 +1,11 @@
 import type { RunStatus } from '@programrun/engine';
 import { HttpError } from '../errors/http-error.js';
-import { idempotencyKeyOf, withIdempotency } from '../idempotency/idempotency.js';
 import { jsonResponse } from '../json-response.js';
 import { readJsonBody } from '../request-body.js';
 import { createRunBodySchema, parseBody } from '../request-schemas.js';
 import type { Route, RouteContext } from '../router.js';
 import { answerErrors } from './answer-errors.js';
+import { idempotentRoute } from './idempotent.js';
 
 const RUN_STATUSES = new Set([
   'pending',
@@ -54,26 +54,16 @@ function listQuery(url: URL) {
 async function createRun(context: RouteContext): Promise<Response> {
   const { request, principal, engine } = context;
   const body = await readJsonBody(request, { maxBytes: context.maxBodyBytes });
-  const key = idempotencyKeyOf(request, { required: true })!;
-  return withIdempotency(
-    {
-      store: engine.store,
-      scope: principal,
-      key,
-      method: 'POST',
-      path: context.url.pathname,
-      body,
-    },
-    context.idempotency,
-    () =>
-      answerErrors(context, async () => {
-        const parsed = parseBody(createRunBodySchema, body);
-        const { run, created } = await engine.createRun(principal, {
-          ...parsed,
-          idempotency_key: key,
-        });
-        return jsonResponse(created ? 201 : 200, run);
-      }),
+  return idempotentRoute(context, body, { required: true }, () =>
+    answerErrors(context, async () => {
+      const parsed = parseBody(createRunBodySchema, body);
+      const key = request.headers.get('idempotency-key');
+      const { run, created } = await engine.createRun(principal, {
+        ...parsed,
+        idempotency_key: key,
+      });
+      return jsonResponse(created ? 201 : 200, run);
+    }),
   );
 }
 

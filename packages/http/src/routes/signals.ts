@@ -1,6 +1,5 @@
 import type { Signal } from '@programrun/engine';
 import type { JsonObject } from '@programrun/evidence';
-import { idempotencyKeyOf, withIdempotency } from '../idempotency/idempotency.js';
 import { jsonResponse } from '../json-response.js';
 import { readJsonBody } from '../request-body.js';
 import {
@@ -11,6 +10,7 @@ import {
 } from '../request-schemas.js';
 import type { Route, RouteContext } from '../router.js';
 import { answerErrors } from './answer-errors.js';
+import { idempotentRoute } from './idempotent.js';
 
 /**
  * Reads the body, honours an optional Idempotency-Key, and applies the signal. A
@@ -29,20 +29,7 @@ function signalRoute(
         const { run } = await engine.signal(principal, params.id!, toSignal(body, context));
         return jsonResponse(200, run);
       });
-    const key = idempotencyKeyOf(request, { required: false });
-    if (key === undefined) return apply();
-    return withIdempotency(
-      {
-        store: engine.store,
-        scope: principal,
-        key,
-        method: 'POST',
-        path: context.url.pathname,
-        body,
-      },
-      context.idempotency,
-      apply,
-    );
+    return idempotentRoute(context, body, { required: false }, apply);
   };
 }
 

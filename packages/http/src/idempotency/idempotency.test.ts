@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryStore } from '@programrun/engine';
+import { HttpError } from '../errors/http-error.js';
+import { jsonResponse } from '../json-response.js';
+import { withIdempotency, type IdempotencyPolicy, type IdempotentRequest } from './idempotency.js';
+
+function setup() {
+  let now = new Date('2026-01-01T00:00:00.000Z');
+  const policy: IdempotencyPolicy = { retentionMs: 24 * 3600_000, lockMs: 60_000, now: () => now };
+  const request: IdempotentRequest = {
+    store: createMemoryStore(),
+    scope: { account: 'acct', environment: 'test' },
+    key: 'key-1',
+    method: 'POST',
+    path: '/v1/program-runs',
+    body: { scenario_id: 'x@v1', inputs: { amount: '1.00' } },
+  };
+  return { policy, request, advance: (ms: number) => (now = new Date(now.getTime() + ms)) };
+}
+
+const codeOf = async (promise: Promise<unknown>): Promise<string | undefined> =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => (error instanceof HttpError ? error.code : String(error)),
+  );
+
+describe('withIdempotency', () => {
+  it('answers 409 while the first request runs, then replays its response', async () => {
+    const { policy, request } = setup();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let executions = 0;
+    const work = async () => {
+      executions += 1;
+      await gate;
+      return jsonResponse(201, { id: 'prun_1' });
+    };
+    const first = withIdempotency(request, policy, work);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(await codeOf(withIdempotency(request, policy, work))).toBe('idempotency_key_in_use');
+    release();
+    const response = await first;
+    expect(response.status).toBe(201);
+    const replay = await withIdempotency(request, policy, work);
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await replay.text()).toBe('{"id":"prun_1"}');
+    expect(executions).toBe(1);
+  });
+
+  it('refuses the key for a different body, even with keys in another order matching', async () => {
+    const { policy, request } = setup();
+    await withIdempotency(request, policy, () => Promise.resolve(jsonResponse(201, {})));
+    const reordered = { ...request, body: { inputs: { amount: '1.00' }, scenario_id: 'x@v1' } };
+    expect(
+      (await withIdempotency(reordered, policy, () => Promise.resolve(jsonResponse(500, {}))))
+        .status,
+    ).toBe(201);
+    const different = { ...request, body: { scenario_id: 'x@v1', inputs: { amount: '2.00' } } };
+    expect(
+      await codeOf(
+        withIdempotency(different, policy, () => Promise.resolve(jsonResponse(201, {}))),
+      ),
+    ).toBe('idempotency_key_reused');
+    expect(
+      await codeOf(
+        withIdempotency({ ...request, path: '/v1/other' }, policy, () =>
+          Promise.resolve(jsonResponse(201, {})),
+        ),
+      ),
+    ).toBe('idempotency_key_reused');
+  });
+
+  it('lets a retry take over a request whose lock expired (a crashed host)', async () => {
+    const { policy, request, advance } = setup();
+    void withIdempotency(request, policy, () => new Promise<Response>(() => undefined));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(
+      await codeOf(withIdempotency(request, policy, () => Promise.resolve(jsonResponse(201, {})))),
+    ).toBe('idempotency_key_in_use');
+    advance(61_000);
+    expect(
+      (
+        await withIdempotency(request, policy, () =>
+          Promise.resolve(jsonResponse(201, { retried: true })),
+        )
+      ).status,
+    ).toBe(201);
+  });
+
+  it('stores neither validation failures nor server errors, so they can be retried', async () => {
+    const { policy, request } = setup();
+    expect(
+      (await withIdempotency(request, policy, () => Promise.resolve(jsonResponse(422, {})))).status,
+    ).toBe(422);
+    expect(
+      await codeOf(withIdempotency(request, policy, () => Promise.reject(new Error('boom')))),
+    ).toBe('Error: boom');
+    const success = await withIdempotency(request, policy, () =>
+      Promise.resolve(jsonResponse(201, { ok: true })),
+    );
+    expect(success.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('stores decided conflicts (409) like successes', async () => {
+    const { policy, request } = setup();
+    await withIdempotency(request, policy, () =>
+      Promise.resolve(jsonResponse(409, { code: 'run_finished' })),
+    );
+    const replay = await withIdempotency(request, policy, () =>
+      Promise.resolve(jsonResponse(200, {})),
+    );
+    expect(replay.status).toBe(409);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('forgets keys after the retention period', async () => {
+    const { policy, request, advance } = setup();
+    await withIdempotency(request, policy, () =>
+      Promise.resolve(jsonResponse(201, { first: true })),
+    );
+    advance(24 * 3600_000 + 1);
+    const fresh = await withIdempotency({ ...request, body: { other: true } }, policy, () =>
+      Promise.resolve(jsonResponse(201, { second: true })),
+    );
+    expect(await fresh.text()).toBe('{"second":true}');
+  });
+});
