@@ -71,7 +71,14 @@ export class ScenarioError extends ProgramrunError {
   }
 }
 
-/** Sorts problems by position so they read top to bottom, like a compiler's output. */
+/**
+ * Sorts problems by position so they read top to bottom, like a compiler's output.
+ *
+ * @example
+ * ```ts
+ * sortProblems(result.problems).map(formatProblem);
+ * ```
+ */
 export function sortProblems(problems: readonly Problem[]): Problem[] {
   return [...problems].sort(
     (a, b) => a.line - b.line || a.column - b.column || a.code.localeCompare(b.code),

@@ -8,7 +8,14 @@ export interface JsonObject {
   readonly [key: string]: JsonValue;
 }
 
-/** Thrown when a value cannot be canonicalized; `pointer` is the JSON pointer of the culprit. */
+/**
+ * Thrown when a value cannot be canonicalized; `pointer` is the JSON pointer of the culprit.
+ *
+ * @example
+ * ```ts
+ * try { canonicalize({ a: 1n }); } catch (error) { (error as CanonicalJsonError).pointer; } // '/a'
+ * ```
+ */
 export class CanonicalJsonError extends ProgramrunError {
   /** JSON pointer (RFC 6901) of the offending value; `""` is the root. */
   readonly pointer: string;

@@ -134,7 +134,14 @@ export function assertChain(
   return result.head;
 }
 
-/** Thrown by {@link assertChain}; carries the {@link ChainBreak}. */
+/**
+ * Thrown by {@link assertChain}; carries the {@link ChainBreak}.
+ *
+ * @example
+ * ```ts
+ * try { assertChain(records); } catch (error) { (error as HashChainError).break.index; }
+ * ```
+ */
 export class HashChainError extends ProgramrunError {
   readonly break: ChainBreak;
   constructor(chainBreak: ChainBreak) {

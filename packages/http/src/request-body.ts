@@ -1,7 +1,14 @@
 import { requestBodyBytes } from './body-cache.js';
 import { HttpError } from './errors/http-error.js';
 
-/** Default largest accepted body: 64 KiB. */
+/**
+ * Default largest accepted body: 64 KiB.
+ *
+ * @example
+ * ```ts
+ * createNodeListener(handler, { maxBodyBytes: DEFAULT_MAX_BODY_BYTES * 2 });
+ * ```
+ */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
 /**

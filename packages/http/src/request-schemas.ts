@@ -4,7 +4,14 @@ import { HttpError, type ProblemField } from './errors/http-error.js';
 const pointerOf = (path: readonly PropertyKey[]): string =>
   path.map((segment) => `/${String(segment).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 
-/** `POST /v1/program-runs` body. */
+/**
+ * `POST /v1/program-runs` body.
+ *
+ * @example
+ * ```ts
+ * createRunBodySchema.safeParse({ scenario_id: 'wallet-delivery@v1', inputs: {} }).success; // true
+ * ```
+ */
 export const createRunBodySchema = z
   .strictObject({
     scenario_id: z
@@ -18,7 +25,14 @@ export const createRunBodySchema = z
   })
   .meta({ id: 'CreateProgramRun' });
 
-/** `POST /v1/program-runs/{id}/approvals` body. */
+/**
+ * `POST /v1/program-runs/{id}/approvals` body.
+ *
+ * @example
+ * ```ts
+ * approvalBodySchema.parse({ step: 'release_approval', decision: 'approve', approver: 'ops:ana' });
+ * ```
+ */
 export const approvalBodySchema = z
   .strictObject({
     step: z.string().min(1).max(100),
@@ -28,7 +42,14 @@ export const approvalBodySchema = z
   })
   .meta({ id: 'ApprovalDecision' });
 
-/** `POST /v1/program-runs/{id}/handoffs/{step}` body: the partner callback. */
+/**
+ * `POST /v1/program-runs/{id}/handoffs/{step}` body: the partner callback.
+ *
+ * @example
+ * ```ts
+ * handoffBodySchema.parse({ outcome: 'confirmed', reference: 'bank-ref-1' });
+ * ```
+ */
 export const handoffBodySchema = z
   .strictObject({
     outcome: z.enum(['confirmed', 'rejected', 'failed']),
@@ -37,12 +58,26 @@ export const handoffBodySchema = z
   })
   .meta({ id: 'HandoffOutcome' });
 
-/** `POST /v1/program-runs/{id}/cancel` body (may be empty). */
+/**
+ * `POST /v1/program-runs/{id}/cancel` body (may be empty).
+ *
+ * @example
+ * ```ts
+ * cancelBodySchema.parse({ reason: 'customer withdrew' });
+ * ```
+ */
 export const cancelBodySchema = z
   .strictObject({ reason: z.string().max(500).optional() })
   .meta({ id: 'CancelRun' });
 
-/** `POST /v1/test_helpers/clock/advance` body. */
+/**
+ * `POST /v1/test_helpers/clock/advance` body.
+ *
+ * @example
+ * ```ts
+ * clockAdvanceBodySchema.parse({ seconds: 60 });
+ * ```
+ */
 export const clockAdvanceBodySchema = z
   .strictObject({
     seconds: z

@@ -5,7 +5,14 @@ import { FORMAT_ARBITRARIES } from './format-arbitraries.js';
 
 type Schema = Readonly<Record<string, unknown>>;
 
-/** A value for one JSON Schema node (the subset scenario input schemas use). */
+/**
+ * A value for one JSON Schema node (the subset scenario input schemas use).
+ *
+ * @example
+ * ```ts
+ * fc.sample(valueArbitrary({ type: 'string', format: 'iban' }), 1); // ['DE…']
+ * ```
+ */
 export function valueArbitrary(schema: Schema): fc.Arbitrary<unknown> {
   if ('const' in schema) return fc.constant(schema.const);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));

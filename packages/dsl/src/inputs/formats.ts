@@ -13,6 +13,11 @@ const DECIMAL = /^(0|[1-9][0-9]{0,29})(\.[0-9]{1,18})?$/;
 /**
  * The string formats scenario input schemas may use besides ajv-formats' standard ones.
  * Money is a decimal string, never a JSON number.
+ *
+ * @example
+ * ```ts
+ * INPUT_FORMATS.money!.validate('125.00'); // true
+ * ```
  */
 export const INPUT_FORMATS: Readonly<Record<string, InputFormat>> = {
   money: {

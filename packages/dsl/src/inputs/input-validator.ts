@@ -96,7 +96,14 @@ function toIssues(errors: readonly ErrorObject[]): InputIssue[] {
   return [...byKey.values()];
 }
 
-/** Thrown by {@link compileInputSchema} for a schema ajv refuses; `message` says why. */
+/**
+ * Thrown by {@link compileInputSchema} for a schema ajv refuses; `message` says why.
+ *
+ * @example
+ * ```ts
+ * try { compileInputSchema({ type: 'array' }); } catch (error) { (error as InputSchemaError).pointer; } // ''
+ * ```
+ */
 export class InputSchemaError extends Error {
   /** JSON pointer inside the schema of the culprit, when known (e.g. `/properties/amount/type`). */
   readonly pointer: string;

@@ -4,7 +4,14 @@ const DECIMAL = /^(-)?(0|[1-9][0-9]*)(?:\.([0-9]+))?$/;
 /** Digits allowed on each side of the point: far beyond any real amount, bounded for safety. */
 const MAX_DIGITS = 38;
 
-/** Thrown for a malformed decimal string or a lossy conversion. */
+/**
+ * Thrown for a malformed decimal string or a lossy conversion.
+ *
+ * @example
+ * ```ts
+ * try { Money.parse('1e3'); } catch (error) { (error as MoneyError).code; } // 'invalid_money'
+ * ```
+ */
 export class MoneyError extends ProgramrunError {
   constructor(message: string) {
     super('invalid_money', message);

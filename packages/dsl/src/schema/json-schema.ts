@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { scenarioSchema } from './scenario-schema.js';
 
-/** Public URL id of the scenario JSON Schema (also its path under docs/reference/). */
+/**
+ * Public URL id of the scenario JSON Schema (also its path under docs/reference/).
+ *
+ * @example
+ * ```ts
+ * scenarioJsonSchema().$id === SCENARIO_SCHEMA_ID; // true
+ * ```
+ */
 export const SCENARIO_SCHEMA_ID = 'https://programrun.dev/schemas/scenario.schema.json';
 
 /**

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { durationSchema } from './identifiers.js';
 
-/** Functions a party performs; appointed parties execute the regulated ones. */
+/**
+ * Functions a party performs; appointed parties execute the regulated ones.
+ *
+ * @example
+ * ```ts
+ * PARTY_ROLES.includes('paying_agent'); // true
+ * ```
+ */
 export const PARTY_ROLES = [
   'banking',
   'custody',

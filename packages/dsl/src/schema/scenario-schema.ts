@@ -3,7 +3,14 @@ import { durationSchema, expressionSchema, identifierSchema } from './identifier
 import { partySchema } from './party-schema.js';
 import { compensationStepSchema, stepSchema } from './step-schema.js';
 
-/** Workflow families of the specification. */
+/**
+ * Workflow families of the specification.
+ *
+ * @example
+ * ```ts
+ * FAMILIES.includes('bank_payout'); // true
+ * ```
+ */
 export const FAMILIES = [
   'wallet_delivery',
   'bank_payout',
@@ -12,7 +19,14 @@ export const FAMILIES = [
   'asset_servicing',
 ] as const;
 
-/** Asset tracks, kept distinct. */
+/**
+ * Asset tracks, kept distinct.
+ *
+ * @example
+ * ```ts
+ * ASSET_TRACKS.includes('restricted'); // true
+ * ```
+ */
 export const ASSET_TRACKS = ['public_demo', 'restricted', 'production_placeholder'] as const;
 
 /** A policy rule in CEL. */
@@ -56,7 +70,14 @@ export const stageSchema = z.strictObject({
   steps: z.array(stepSchema).min(1),
 });
 
-/** The scenario format: one YAML file per published version. */
+/**
+ * The scenario format: one YAML file per published version.
+ *
+ * @example
+ * ```ts
+ * const definition = scenarioSchema.parse(yaml.parse(text)); // throws ZodError; prefer loadScenario
+ * ```
+ */
 export const scenarioSchema = z
   .strictObject({
     scenario: z

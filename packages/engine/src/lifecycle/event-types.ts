@@ -1,6 +1,11 @@
 /**
  * Every lifecycle record type with what it means: the catalogue webhook subscribers,
  * `GET …/events` readers and auditors rely on. Types are `program_run.<name>`.
+ *
+ * @example
+ * ```ts
+ * LIFECYCLE_EVENT_TYPES['program_run.completed']; // 'The run reached its result.'
+ * ```
  */
 export const LIFECYCLE_EVENT_TYPES = {
   'program_run.created':

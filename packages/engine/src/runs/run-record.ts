@@ -5,7 +5,14 @@ import type { JsonObject, Sha256Digest } from '@programrun/evidence';
 export type RunStatus =
   'pending' | 'running' | 'waiting' | 'suspended' | 'completed' | 'faulted' | 'cancelled';
 
-/** Final statuses: nothing changes a run after them. */
+/**
+ * Final statuses: nothing changes a run after them.
+ *
+ * @example
+ * ```ts
+ * if (FINAL_STATUSES.has(run.status)) console.log('finished');
+ * ```
+ */
 export const FINAL_STATUSES: ReadonlySet<RunStatus> = new Set([
   'completed',
   'faulted',

@@ -2,6 +2,11 @@
  * Every error code the HTTP surface returns: its status, a title, and what the caller
  * should do. The one place codes map to statuses; `docs/reference/errors.md` is
  * generated from it.
+ *
+ * @example
+ * ```ts
+ * ERROR_CATALOGUE.run_not_found.status; // 404
+ * ```
  */
 export const ERROR_CATALOGUE = {
   unauthorized: {

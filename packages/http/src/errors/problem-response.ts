@@ -13,7 +13,14 @@ export interface ProblemDocument {
   readonly errors: readonly ProblemField[];
 }
 
-/** Base of every problem `type` URI; each code's page documents it. */
+/**
+ * Base of every problem `type` URI; each code's page documents it.
+ *
+ * @example
+ * ```ts
+ * `${PROBLEM_TYPE_BASE}run_not_found`; // 'https://programrun.dev/problems/run_not_found'
+ * ```
+ */
 export const PROBLEM_TYPE_BASE = 'https://programrun.dev/problems/';
 
 /**
