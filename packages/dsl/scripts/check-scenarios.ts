@@ -1,6 +1,6 @@
 // Loads every scenario under scenarios/ and drives its happy path: every handoff
-// confirmed (with `data` from --data if given), every approval approved by distinct
-// approvers, every timer fired. Prints problems or the fact sequence of each run.
+// confirmed with its simulation.data, every approval approved by distinct approvers,
+// every timer fired. Prints problems or the fact sequence of each run.
 // Usage: pnpm --filter @programrun/dsl check-scenarios [name-filter]
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';

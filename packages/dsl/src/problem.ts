@@ -1,6 +1,6 @@
 import { ProgramrunError } from '@programrun/evidence';
 
-/** Stable codes of scenario problems, documented in docs/reference/dsl-problems.md. */
+/** Stable codes of scenario problems, documented in docs/guides/writing-scenarios.md. */
 export type ProblemCode =
   | 'yaml_syntax'
   | 'duplicate_key'

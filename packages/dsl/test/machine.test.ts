@@ -249,3 +249,36 @@ compensations:
     expect(run.state.awaiting?.step).toBe('pay');
   });
 });
+
+describe('policy state', () => {
+  it('keeps rules that read a route, record or partner answer pending until that step has run', () => {
+    const run = new Driver(`policy:
+  - { id: rail_is_instant, description: Only instant rails, when: 'routes.choose == "instant"', otherwise: deny }
+  - { id: screened, description: Screened clear, when: 'handoffs.screen.data.result == "clear"', otherwise: deny }
+stages:
+  - id: intake
+    title: Intake
+    steps:
+      - id: screen
+        kind: handoff
+        title: Screen
+        party: bank
+        action: party.screen
+        timeout: PT1M
+        simulation: { data: { result: '"clear"' } }
+      - id: choose
+        kind: route
+        title: Choose
+        alternatives:
+          - { id: instant, when: "true", reason: Always instant }
+          - { id: wire, when: "false", reason: Never }
+      - { id: pay, kind: handoff, title: Pay, party: bank, action: payout.execute, timeout: PT1M }
+`);
+    const pending = run.compiled.policyState(run.result.snapshot.context);
+    expect(pending.rules.map((rule) => rule.outcome)).toEqual(['pending', 'pending']);
+    expect(pending.decision).toBe('allow');
+    run.answer('screen', 'confirmed', { result: 'clear' });
+    const settled = run.compiled.policyState(run.result.snapshot.context);
+    expect(settled.rules.map((rule) => rule.outcome)).toEqual(['pass', 'pass']);
+  });
+});

@@ -206,6 +206,7 @@ export function createEngine(options: EngineOptions): Engine {
               compiledFor(run),
               timer.step,
               partnerIdempotencyKey(run.id, timer.step, timer.attempt),
+              timer.attempt,
               run.snapshot.context,
               at,
             )
@@ -213,6 +214,44 @@ export function createEngine(options: EngineOptions): Engine {
       timer,
     );
     return outcome.accepted;
+  }
+
+  /** A key that created a run may only repeat the same creation. */
+  function assertSameCreation(
+    run: RunRecord,
+    scenarioId: string,
+    inputs: JsonObject,
+    request: CreateRunRequest,
+  ): void {
+    const same =
+      run.scenario_id === scenarioId &&
+      canonicalDigest(run.inputs) === canonicalDigest(inputs) &&
+      run.session_id === (request.session_id ?? null) &&
+      run.source_path === (request.source_path ?? null);
+    if (!same) {
+      throw new EngineError(
+        'idempotency_key_reused',
+        `Idempotency-Key already created run ${run.id} with a different request; use a new key for a new run.`,
+      );
+    }
+  }
+
+  /** The attempt a partner answer names through its idempotency key; refuses stale keys. */
+  function answeredAttempt(run: StoredRun, signal: Signal): number | undefined {
+    if (signal.kind !== 'handoff' || signal.idempotency_key === undefined) return undefined;
+    const current = run.snapshot.context.attempts[signal.step] ?? 0;
+    for (let attempt = current; attempt >= 1; attempt -= 1) {
+      if (partnerIdempotencyKey(run.id, signal.step, attempt) !== signal.idempotency_key) continue;
+      if (attempt === current) return attempt;
+      throw new EngineError(
+        'handoff_key_mismatch',
+        `This answer is for attempt ${attempt} of "${signal.step}", which has since been retried (attempt ${current}); it was not applied.`,
+      );
+    }
+    throw new EngineError(
+      'handoff_key_mismatch',
+      `The idempotency key is not one this run gave for "${signal.step}"; send the pik_ key from the handoff request.`,
+    );
   }
 
   const engine: Engine = {
@@ -243,7 +282,10 @@ export function createEngine(options: EngineOptions): Engine {
         store.transaction(async (tx) => {
           if (idempotencyKey !== null) {
             const existing = await tx.findRunByIdempotencyKey(scope, idempotencyKey);
-            if (existing) return { run: existing.record, created: false };
+            if (existing) {
+              assertSameCreation(existing.record, compiled.id, inputs, request);
+              return { run: existing.record, created: false };
+            }
           }
           const runId = ids.run();
           const now = clockOf(scope.environment).now();
@@ -303,7 +345,7 @@ export function createEngine(options: EngineOptions): Engine {
       let verdictRun: StoredRun | undefined;
       const outcome = await applyEvent(scope, runId, (run, at) => {
         verdictRun = run;
-        return toRunEvent(signal, at);
+        return toRunEvent(signal, at, answeredAttempt(run, signal));
       });
       if (outcome.accepted) return { run: outcome.run.record, applied: true };
       const run = verdictRun ?? outcome.run;

@@ -18,6 +18,8 @@ export type EngineErrorCode =
   | 'approver_already_decided'
   | 'maker_checker_violation'
   | 'cancel_not_allowed'
+  | 'handoff_key_mismatch'
+  | 'idempotency_key_reused'
   | 'signal_refused'
   | 'scenario_digest_mismatch'
   | 'concurrent_update';

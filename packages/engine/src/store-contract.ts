@@ -80,7 +80,12 @@ const idempotency = (
   key,
   fingerprint: 'sha256:abc',
   state: 'completed',
-  response: { status: 201, body: '{"id":"prun_1"}' },
+  response: {
+    status: 201,
+    body: '{"id":"prun_1"}',
+    content_type: 'application/json',
+    request_id: 'req_1',
+  },
   locked_until: '2026-01-01T00:00:00.000Z',
   created_at: '2026-01-01T00:00:00.000Z',
   expires_at: '2026-01-02T00:00:00.000Z',
@@ -248,6 +253,14 @@ export function defineStoreContract(name: string, createStore: StoreFactory): vo
           });
           expect(await ids({ limit: 2, starting_after: 'prun_2' })).toEqual({
             ids: ['prun_1'],
+            has_more: false,
+          });
+          expect(await ids({ limit: 2, starting_after: 'prun_unknown' })).toEqual({
+            ids: [],
+            has_more: false,
+          });
+          expect(await ids({ limit: 2, starting_after: 'prun_other' })).toEqual({
+            ids: [],
             has_more: false,
           });
           expect(await ids({ limit: 10, status: 'completed' })).toEqual({

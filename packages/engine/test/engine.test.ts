@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyChain, type JsonObject } from '@programrun/evidence';
-import type { CompiledScenario } from '@programrun/dsl';
+import { compile, type CompiledScenario } from '@programrun/dsl';
 import {
   createEngine,
   createMemoryStore,
@@ -363,5 +363,141 @@ describe('wallet-delivery@v1 in the test environment', () => {
       ),
       'track_not_available',
     );
+  });
+});
+
+describe('safety of partner answers and retries', () => {
+  it('refuses a late answer to an earlier attempt of a retried handoff', async () => {
+    const engine = newEngine();
+    const qr = scenarios.find((scenario) => scenario.id === 'qr-merchant-settlement@v1')!;
+    const { run } = await engine.createRun(scope, {
+      scenario_id: qr.id,
+      inputs: qr.definition.example_inputs,
+    });
+    // Let partners answer until the payer approval waits, then let it lapse: the FX quote is requested again.
+    for (
+      let round = 0;
+      round < 20 && (await engine.getRun(scope, run.id)).awaiting?.kind !== 'approval';
+      round += 1
+    ) {
+      const due = await engine.nextTimerDue('test');
+      await engine.advanceTestClock(
+        Math.max(1, (new Date(due!).getTime() - engine.now('test').getTime()) / 1000),
+      );
+    }
+    const waiting = await engine.getRun(scope, run.id);
+    expect(waiting.awaiting).toMatchObject({ kind: 'approval', step: 'payer_approval' });
+    await engine.advanceTestClock(
+      (new Date(waiting.awaiting!.deadline!).getTime() - engine.now('test').getTime()) / 1000,
+    );
+    const retried = await engine.getRun(scope, run.id);
+    expect(retried.awaiting).toMatchObject({ kind: 'handoff', step: 'lock_fx_quote' });
+
+    const requests = (await engine.listEvents(scope, run.id)).filter(
+      (event) => event.type === 'program_run.handoff.requested' && event.step === 'lock_fx_quote',
+    );
+    expect(requests.map((event) => event.data.attempt)).toEqual([1, 2]);
+    const [first, second] = requests.map((event) => event.data.idempotency_key as string);
+    const answer = {
+      kind: 'handoff',
+      step: 'lock_fx_quote',
+      outcome: 'confirmed',
+      reference: 'fx-late',
+      data: {},
+    } as const;
+    const late = await expectEngineError(
+      engine.signal(scope, run.id, { ...answer, idempotency_key: first }),
+      'handoff_key_mismatch',
+    );
+    expect(late.message).toContain('attempt 1');
+    await expectEngineError(
+      engine.signal(scope, run.id, { ...answer, idempotency_key: `pik_${'0'.repeat(32)}` }),
+      'handoff_key_mismatch',
+    );
+    expect((await engine.getRun(scope, run.id)).awaiting?.step).toBe('lock_fx_quote');
+    const current = await engine.signal(scope, run.id, {
+      ...answer,
+      reference: 'fx-2',
+      idempotency_key: second,
+    });
+    expect(current.applied).toBe(true);
+  });
+
+  it('refuses an idempotency key reused for a different run request', async () => {
+    const engine = newEngine();
+    await engine.createRun(scope, {
+      scenario_id: 'wallet-delivery@v1',
+      inputs,
+      idempotency_key: 'same',
+    });
+    await expectEngineError(
+      engine.createRun(scope, {
+        scenario_id: 'wallet-delivery@v1',
+        inputs: { ...inputs, amount: '126.00' },
+        idempotency_key: 'same',
+      }),
+      'idempotency_key_reused',
+    );
+    await expectEngineError(
+      engine.createRun(scope, {
+        scenario_id: 'wallet-delivery@v1',
+        inputs,
+        session_id: 'other',
+        idempotency_key: 'same',
+      }),
+      'idempotency_key_reused',
+    );
+  });
+
+  it('turns a simulated answer whose data cannot be computed into a failed handoff', async () => {
+    const broken = compile(`scenario: broken-simulation
+version: v1
+title: Broken simulation
+summary: The simulated partner data reads an input that is optional.
+family: bank_payout
+asset_track: public_demo
+inputs: { type: object, properties: { note: { type: string } } }
+example_inputs: {}
+parties:
+  bank: { name: Bank, role: banking }
+stages:
+  - id: payout
+    title: Payout
+    steps:
+      - id: approve
+        kind: approval
+        title: Approve
+        approvers: [bank]
+        expires: PT1H
+      - id: pay
+        kind: handoff
+        title: Pay
+        party: bank
+        action: payout.execute
+        timeout: PT1H
+        simulation: { latency: PT1S, data: { echoed: inputs.note } }
+`);
+    const engine = createEngine({
+      store: createMemoryStore(),
+      scenarios: [broken],
+      testClock: createVirtualClock(),
+    });
+    const { run } = await engine.createRun(scope, { scenario_id: broken.id, inputs: {} });
+    await engine.signal(scope, run.id, {
+      kind: 'approval',
+      step: 'approve',
+      decision: 'approve',
+      approver: 'a',
+    });
+    await engine.advanceTestClock(2);
+    const after = await engine.getRun(scope, run.id);
+    expect(after).toMatchObject({
+      status: 'faulted',
+      outcome: { step: 'pay', reason: 'handoff_failed' },
+    });
+    const failed = (await engine.listEvents(scope, run.id)).find(
+      (event) => event.type === 'program_run.handoff.failed',
+    )!;
+    expect((failed.data.data as JsonObject).error as string).toContain('simulation.data echoed');
   });
 });

@@ -3,6 +3,33 @@
 // optimisation: anything not found here is read the standard way.
 const responseTexts = new WeakMap<Response, string>();
 const requestBytes = new WeakMap<Request, Uint8Array>();
+const oversized = new WeakSet<Request>();
+
+/**
+ * Marks a Request whose body the adapter stopped reading at the size limit: it must be
+ * answered 413, never read as an empty body.
+ *
+ * @example
+ * ```ts
+ * markOversized(request);
+ * ```
+ */
+export function markOversized(request: Request): Request {
+  oversized.add(request);
+  return request;
+}
+
+/**
+ * True for a Request the adapter cut off at the size limit.
+ *
+ * @example
+ * ```ts
+ * if (isOversized(request)) throw new HttpError('payload_too_large', '…');
+ * ```
+ */
+export function isOversized(request: Request): boolean {
+  return oversized.has(request);
+}
 
 /**
  * Remembers the text a Response was built from.

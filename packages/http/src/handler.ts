@@ -25,6 +25,8 @@ export interface HandlerOptions {
 /** The whole HTTP surface as one function; adapters convert to and from it. */
 export interface Handler {
   handle(request: Request): Promise<Response>;
+  /** Largest accepted body; adapters stop reading beyond it. */
+  readonly maxBodyBytes: number;
 }
 
 const ROUTES: readonly Route[] = [
@@ -89,6 +91,7 @@ export function createHandler(options: HandlerOptions): Handler {
   }
 
   return {
+    maxBodyBytes,
     async handle(request) {
       const requestId = `req_${randomBase62(20)}`;
       let response: Response;

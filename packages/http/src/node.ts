@@ -1,11 +1,10 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { rememberRequestBytes, rememberedResponseText } from './body-cache.js';
+import { markOversized, rememberRequestBytes, rememberedResponseText } from './body-cache.js';
 import type { Handler } from './handler.js';
-import { DEFAULT_MAX_BODY_BYTES } from './request-body.js';
 
 /** Options of {@link createNodeListener}. */
 export interface NodeListenerOptions {
-  /** Stop reading bodies beyond this size (the handler answers 413). @default 65536 */
+  /** Stop reading bodies beyond this size (the handler answers 413). @default the handler's limit */
   readonly maxBodyBytes?: number;
 }
 
@@ -43,11 +42,7 @@ export async function toFetchRequest(
   const method = message.method ?? 'GET';
   if (method === 'GET' || method === 'HEAD') return new Request(url, { method, headers });
   const body = await readBody(message, maxBodyBytes);
-  if (body === 'too_large') {
-    // Keep the declared size so the handler reports 413 with the real limit.
-    headers.set('content-length', String(maxBodyBytes + 1));
-    return new Request(url, { method, headers, body: new Uint8Array(0) });
-  }
+  if (body === 'too_large') return markOversized(new Request(url, { method, headers }));
   return rememberRequestBytes(new Request(url, { method, headers, body }), body);
 }
 
@@ -86,7 +81,7 @@ export function createNodeListener(
   handler: Handler,
   options: NodeListenerOptions = {},
 ): RequestListener {
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxBodyBytes = options.maxBodyBytes ?? handler.maxBodyBytes;
   return (message, response) => {
     void (async () => {
       try {

@@ -37,7 +37,9 @@ Every error is an RFC 9457 \`application/problem+json\` document:
 \`\`\`
 
 \`code\` is stable; \`errors\` holds JSON pointers (RFC 6901) into the request body or query.
-Every response, success or error, carries a \`Request-Id\` header equal to \`request_id\`.
+Every response, success or error, carries a \`Request-Id\` header equal to \`request_id\`;
+a replay of a stored response (\`Idempotent-Replayed: true\`) also carries \`Original-Request-Id\`, the
+id of the request that produced it (and the \`request_id\` inside a replayed problem).
 Unexpected failures answer \`internal_error\` without details; nothing echoes secrets or stack traces.
 
 | Code | HTTP | Meaning | What to do |

@@ -1,4 +1,4 @@
-import { requestBodyBytes } from './body-cache.js';
+import { isOversized, requestBodyBytes } from './body-cache.js';
 import { HttpError } from './errors/http-error.js';
 
 /**
@@ -25,17 +25,17 @@ export async function readJsonBody(
   options: { readonly maxBytes: number; readonly allowEmpty?: boolean },
 ): Promise<Record<string, unknown>> {
   const declared = Number(request.headers.get('content-length') ?? Number.NaN);
-  if (declared > options.maxBytes) {
+  if (isOversized(request) || declared > options.maxBytes) {
     throw new HttpError(
       'payload_too_large',
-      `The body has ${declared} bytes; the limit is ${options.maxBytes}.`,
+      `The body is larger than the limit of ${options.maxBytes} bytes.`,
     );
   }
   const bytes = await requestBodyBytes(request);
   if (bytes.byteLength > options.maxBytes) {
     throw new HttpError(
       'payload_too_large',
-      `The body has ${bytes.byteLength} bytes; the limit is ${options.maxBytes}.`,
+      `The body is larger than the limit of ${options.maxBytes} bytes.`,
     );
   }
   if (bytes.byteLength === 0 && options.allowEmpty) return {};

@@ -55,6 +55,11 @@ export const handoffBodySchema = z
     outcome: z.enum(['confirmed', 'rejected', 'failed']),
     reference: z.string().min(1).max(200),
     data: z.record(z.string(), z.unknown()).optional(),
+    idempotency_key: z
+      .string()
+      .regex(/^pik_[0-9a-f]{32}$/, 'must be the pik_ key from the handoff request')
+      .optional()
+      .meta({ description: 'The pik_ key the partner received; ties the answer to its attempt.' }),
   })
   .meta({ id: 'HandoffOutcome' });
 

@@ -93,6 +93,7 @@ describe('POST /v1/program-runs', () => {
     const retry = await createRun(undefined, key);
     expect(retry.status).toBe(201);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.headers.get('original-request-id')).toBe(first.headers.get('request-id'));
     expect(await retry.text()).toBe(firstBody);
     const other = await createRun(
       { scenario_id: 'wallet-delivery@v1', inputs: { ...walletInputs, amount: '126.00' } },
@@ -293,6 +294,32 @@ describe('a run over HTTP', () => {
     };
     expect(page.data.map((event) => event.sequence)).toEqual([3, 4]);
     expect(page.has_more).toBe(true);
+  });
+
+  it('answers 413 to an oversized signal body and leaves the run as it was', async () => {
+    const created = (await (await createRun()).json()) as { id: string };
+    await server.request('POST', '/v1/test_helpers/clock/advance', { body: { seconds: 30 } });
+    const response = await server.request('POST', `/v1/program-runs/${created.id}/cancel`, {
+      body: { reason: 'x'.repeat(70_000) },
+    });
+    await expectProblem(response, 413, 'payload_too_large');
+    const run = (await (await server.request('GET', `/v1/program-runs/${created.id}`)).json()) as {
+      status: string;
+    };
+    expect(run.status).toBe('waiting');
+  });
+
+  it('checks the partner idempotency key format on callbacks', async () => {
+    const created = (await (await createRun()).json()) as { id: string };
+    const response = await server.request(
+      'POST',
+      `/v1/program-runs/${created.id}/handoffs/screen_destination`,
+      {
+        body: { outcome: 'confirmed', reference: 'r', idempotency_key: 'not-a-key' },
+      },
+    );
+    const problem = await expectProblem(response, 422, 'invalid_request');
+    expect(problem.errors[0]!.pointer).toBe('/idempotency_key');
   });
 
   it('cancels a run waiting for an approval', async () => {

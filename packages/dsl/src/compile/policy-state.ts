@@ -37,14 +37,21 @@ const CONTROL_STATUS = {
   skipped: 'not_applicable',
 } as const;
 
-/** Steps whose records or partner answers a rule reads: `records.x…` and `handoffs.x…`. */
-export function ruleDependencies(expression: string): { records: string[]; handoffs: string[] } {
-  const records = new Set<string>();
-  const handoffs = new Set<string>();
-  for (const match of expression.matchAll(/\b(records|handoffs)\.([a-z][a-z0-9_]*)/g)) {
-    (match[1] === 'records' ? records : handoffs).add(match[2]!);
+/** Steps whose output a rule reads: `records.x…`, `handoffs.x…` and `routes.x`. */
+export function ruleDependencies(expression: string): {
+  records: string[];
+  handoffs: string[];
+  routes: string[];
+} {
+  const found = {
+    records: new Set<string>(),
+    handoffs: new Set<string>(),
+    routes: new Set<string>(),
+  };
+  for (const match of expression.matchAll(/\b(records|handoffs|routes)\.([a-z][a-z0-9_]*)/g)) {
+    found[match[1] as keyof typeof found].add(match[2]!);
   }
-  return { records: [...records], handoffs: [...handoffs] };
+  return { records: [...found.records], handoffs: [...found.handoffs], routes: [...found.routes] };
 }
 
 /**
@@ -105,7 +112,8 @@ export function createPolicyStateEvaluator(
           .find((value) => value) ?? null;
       const waiting =
         needs.records.some((step) => context.records[step] === undefined) ||
-        needs.handoffs.some((step) => context.handoffs[step] === undefined);
+        needs.handoffs.some((step) => context.handoffs[step] === undefined) ||
+        needs.routes.some((step) => context.routes[step] === undefined);
       if (waiting) {
         return {
           id: rule.id,

@@ -106,6 +106,8 @@ export type RunEvent =
       readonly outcome: 'confirmed' | 'rejected' | 'failed';
       readonly reference: string;
       readonly data?: JsonObject | undefined;
+      /** The attempt answered; when set it must be the step's current attempt. */
+      readonly attempt?: number | undefined;
       readonly at: string;
     }
   | {

@@ -57,10 +57,15 @@ export const approvalNode: ActiveNodeBuilder<ApprovalStep> = (step, _build, exit
  * engine derives from run, step and attempt) and waits for confirmed | rejected | failed.
  */
 export const handoffNode: ActiveNodeBuilder<HandoffStep> = (step, build, exits, stage) => {
+  // An answer naming an attempt must answer the current one: a late answer to an earlier
+  // attempt of a retried handoff must not complete the retry.
   const isOutcome =
     (outcome: Outcome['outcome']): Guard =>
-    ({ event }) =>
-      event.type === 'handoff.outcome' && event.step === step.id && event.outcome === outcome;
+    ({ context, event }) =>
+      event.type === 'handoff.outcome' &&
+      event.step === step.id &&
+      event.outcome === outcome &&
+      (event.attempt === undefined || event.attempt === (context.attempts[step.id] ?? 0));
   const keep = update(({ context, event }) => {
     const outcome = event as Outcome;
     return {

@@ -176,7 +176,7 @@ export function checkReferences(scenario: ScenarioDefinition, source: YamlSource
       if (FLOW_ENDINGS.has(target) || mainSteps.has(target)) continue;
       const reason = compensationSteps.has(target)
         ? `"${target}" is a compensation; compensations run only through compensate`
-        : `step "${target}" does not exist (use fault, compensate, complete or a step id)`;
+        : `step "${target}" does not exist (use fault, compensate, cancel, complete or a step id)`;
       problems.push(source.problemAt('dangling_reference', reason, targetPath));
     }
   }

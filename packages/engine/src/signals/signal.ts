@@ -19,6 +19,11 @@ export interface HandoffSignal {
   /** The partner's own reference for the execution. */
   readonly reference: string;
   readonly data?: JsonObject | undefined;
+  /**
+   * The `pik_…` idempotency key the partner was given: it names the attempt answered, so
+   * a late answer to an earlier attempt of a retried step is refused. Recommended.
+   */
+  readonly idempotency_key?: string | undefined;
 }
 
 /** A request to cancel the run. */
@@ -38,7 +43,7 @@ export type Signal = ApprovalSignal | HandoffSignal | CancelSignal;
  * toRunEvent({ kind: 'cancel' }, '2026-01-01T00:00:00.000Z'); // { type: 'run.cancel', reason: 'requested', at: … }
  * ```
  */
-export function toRunEvent(signal: Signal, at: string): RunEvent {
+export function toRunEvent(signal: Signal, at: string, attempt?: number): RunEvent {
   switch (signal.kind) {
     case 'approval':
       return {
@@ -56,6 +61,7 @@ export function toRunEvent(signal: Signal, at: string): RunEvent {
         outcome: signal.outcome,
         reference: signal.reference,
         data: signal.data ?? {},
+        ...(attempt === undefined ? {} : { attempt }),
         at,
       };
     case 'cancel':

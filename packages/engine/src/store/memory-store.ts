@@ -111,10 +111,11 @@ class MemoryTransaction implements StoreTransactionV1 {
             ? 1
             : -1,
       );
+    // A cursor that is not in this list (unknown id, another scope) yields an empty page.
     const start =
       query.starting_after === undefined
         ? 0
-        : ordered.findIndex((run) => run.id === query.starting_after) + 1;
+        : ordered.findIndex((run) => run.id === query.starting_after) + 1 || ordered.length;
     const data = ordered.slice(start, start + query.limit);
     return Promise.resolve({ data, has_more: start + query.limit < ordered.length });
   }
@@ -164,10 +165,12 @@ class MemoryTransaction implements StoreTransactionV1 {
   }
 
   settleTimers(ids: readonly string[], status: 'fired' | 'cancelled'): Promise<void> {
+    // Settled timers are never read again: drop them so a long-running process does not grow.
+    void status;
     for (const id of ids) {
       const timer = this.#state.timers.get(id);
       if (!timer) continue;
-      this.#set(this.#state.timers, id, { ...timer, status });
+      this.#delete(this.#state.timers, id);
       const remaining = (this.#state.pendingByRun.get(timer.run_id) ?? []).filter(
         (item) => item.id !== id,
       );

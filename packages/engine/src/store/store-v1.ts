@@ -56,7 +56,13 @@ export interface IdempotencyRecord {
   /** Digest over method, path and canonical body. */
   readonly fingerprint: string;
   readonly state: 'in_flight' | 'completed';
-  readonly response: { readonly status: number; readonly body: string } | null;
+  readonly response: {
+    readonly status: number;
+    readonly body: string;
+    readonly content_type: string;
+    /** `Request-Id` of the request that produced it (replays send it as `Original-Request-Id`). */
+    readonly request_id: string;
+  } | null;
   /** ISO wall-clock time; an in-flight claim older than its lease may be retaken. */
   readonly locked_until: string;
   readonly created_at: string;

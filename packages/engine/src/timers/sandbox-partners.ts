@@ -45,13 +45,14 @@ export function simulatedLatencyMs(
 
 /**
  * The simulated counterparty's answer to a handoff: `confirmed`, a reference derived from
- * the partner idempotency key, and the step's `simulation.data` evaluated against the run.
+ * the partner idempotency key, and the step's `simulation.data` evaluated against the run
+ * (`failed`, with the error as data, when that data cannot be evaluated).
  * Computed when the answer arrives; the run cannot change while it waits on the handoff,
  * so the answer is the same as at request time. Same run, same answer.
  *
  * @example
  * ```ts
- * simulatedAnswer(compiled, 'screen_destination', 'pik_…', context, at);
+ * simulatedAnswer(compiled, 'screen_destination', 'pik_…', 1, context, at);
  * // { type: 'handoff.outcome', outcome: 'confirmed', reference: 'sim_…', data: { risk: 'low' }, … }
  * ```
  */
@@ -59,6 +60,7 @@ export function simulatedAnswer(
   compiled: CompiledScenario,
   stepId: string,
   idempotencyKey: string,
+  attempt: number,
   context: RunContext,
   at: string,
 ): RunEvent {
@@ -69,9 +71,12 @@ export function simulatedAnswer(
   return {
     type: 'handoff.outcome',
     step: stepId,
-    outcome: 'confirmed',
+    // A simulated answer whose data cannot be computed is a failed execution, with the
+    // reason in its data, rather than a confirmation missing the fields later steps read.
+    outcome: data.ok ? 'confirmed' : 'failed',
     reference: `sim_${sha256Digest(idempotencyKey).slice(7, 31)}`,
-    data: (data.ok ? data.value : {}) as JsonObject,
+    data: (data.ok ? data.value : { error: `simulation.data ${data.error}` }) as JsonObject,
+    attempt,
     at,
   };
 }

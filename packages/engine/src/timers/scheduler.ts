@@ -9,6 +9,8 @@ export interface SchedulerOptions {
   readonly environments?: readonly RunEnvironment[];
   /** Called when firing fails; the scheduler keeps going. @default console.error */
   readonly onError?: (error: unknown) => void;
+  /** How often expired Idempotency-Key records are purged (wall clock). @default 600000 */
+  readonly purgeEveryMs?: number;
 }
 
 /** A running scheduler. */
@@ -18,8 +20,9 @@ export interface Scheduler {
 }
 
 /**
- * Fires due timers in the background on real time: what lets simulated partners answer
- * on their own in the reference server. Ticks never overlap.
+ * Fires due timers in the background on real time (what lets simulated partners answer on
+ * their own in the reference server) and purges expired Idempotency-Key records. Ticks
+ * never overlap.
  *
  * @example
  * ```ts
@@ -33,10 +36,22 @@ export function startScheduler(engine: Engine, options: SchedulerOptions = {}): 
     options.onError ?? ((error: unknown) => console.error('programrun scheduler:', error));
   let running: Promise<void> = Promise.resolve();
   let stopped = false;
+  const purgeEveryMs = options.purgeEveryMs ?? 600_000;
+  let lastPurge = Date.now();
   const tick = async (): Promise<void> => {
     for (const environment of environments) {
       try {
         await engine.runDueTimers(environment);
+      } catch (error) {
+        onError(error);
+      }
+    }
+    if (Date.now() - lastPurge >= purgeEveryMs) {
+      lastPurge = Date.now();
+      try {
+        await engine.store.transaction((tx) =>
+          tx.purgeIdempotencyRecords(new Date().toISOString()),
+        );
       } catch (error) {
         onError(error);
       }

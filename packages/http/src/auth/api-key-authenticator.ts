@@ -1,4 +1,5 @@
-import { timingSafeEqual, createHash } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { utf8ToBytes } from '@noble/hashes/utils.js';
 import type { Authenticate, Principal } from './principal.js';
 
 /** An API key the built-in authenticator accepts. */
@@ -9,7 +10,15 @@ export interface ApiKeyEntry {
 }
 
 const KEY_PATTERN = /^pr_(test|live)_[A-Za-z0-9]{16,128}$/;
-const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
+const digest = (value: string): Uint8Array => sha256(utf8ToBytes(value));
+
+/** Equal-length byte arrays compared without an early exit (no timing leak). */
+function constantTimeEqual(left: Uint8Array, right: Uint8Array): boolean {
+  let difference = left.length ^ right.length;
+  for (let index = 0; index < left.length; index += 1)
+    difference |= left[index]! ^ (right[index] ?? 0);
+  return difference === 0;
+}
 
 /**
  * The environment a key belongs to, from its prefix; null for anything malformed.
@@ -53,7 +62,7 @@ export function createApiKeyAuthenticator(keys: readonly ApiKeyEntry[]): Authent
     let found: Principal | null = null;
     for (const entry of entries) {
       // Compare against every key so timing says nothing about which one matched.
-      if (timingSafeEqual(entry.digest, presented)) {
+      if (constantTimeEqual(entry.digest, presented)) {
         found = { account: entry.account, environment: entry.environment, keyHint: entry.hint };
       }
     }

@@ -121,6 +121,12 @@ export const ERROR_CATALOGUE = {
     title: 'A partner is executing a step',
     action: 'Cancel after the partner answers the pending handoff.',
   },
+  handoff_key_mismatch: {
+    status: 409,
+    title: 'Partner answer for another attempt',
+    action:
+      'Answer with the pik_ idempotency key of the current handoff request; earlier attempts were retried.',
+  },
   signal_refused: {
     status: 409,
     title: 'Signal not accepted now',

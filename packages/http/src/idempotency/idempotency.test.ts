@@ -14,6 +14,7 @@ function setup() {
     method: 'POST',
     path: '/v1/program-runs',
     body: { scenario_id: 'x@v1', inputs: { amount: '1.00' } },
+    requestId: 'req_first',
   };
   return { policy, request, advance: (ms: number) => (now = new Date(now.getTime() + ms)) };
 }
@@ -44,6 +45,7 @@ describe('withIdempotency', () => {
     const replay = await withIdempotency(request, policy, work);
     expect(replay.status).toBe(201);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.headers.get('original-request-id')).toBe('req_first');
     expect(await replay.text()).toBe('{"id":"prun_1"}');
     expect(executions).toBe(1);
   });
@@ -102,16 +104,20 @@ describe('withIdempotency', () => {
     expect(success.headers.get('idempotent-replayed')).toBeNull();
   });
 
-  it('stores decided conflicts (409) like successes', async () => {
+  it('stores decided conflicts (409) like successes, with their content type', async () => {
     const { policy, request } = setup();
-    await withIdempotency(request, policy, () =>
-      Promise.resolve(jsonResponse(409, { code: 'run_finished' })),
-    );
+    const problem = new Response('{"code":"run_finished"}', {
+      status: 409,
+      headers: { 'content-type': 'application/problem+json' },
+    });
+    await withIdempotency(request, policy, () => Promise.resolve(problem));
     const replay = await withIdempotency(request, policy, () =>
       Promise.resolve(jsonResponse(200, {})),
     );
     expect(replay.status).toBe(409);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.headers.get('content-type')).toBe('application/problem+json');
+    expect(await replay.text()).toBe('{"code":"run_finished"}');
   });
 
   it('forgets keys after the retention period', async () => {

@@ -21,6 +21,8 @@ export interface IdempotentRequest {
   readonly method: string;
   readonly path: string;
   readonly body: unknown;
+  /** `Request-Id` of this request, kept with the stored response. */
+  readonly requestId: string;
 }
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -117,7 +119,11 @@ export async function withIdempotency(
     return rememberResponseText(
       new Response(claim.replay.body, {
         status: claim.replay.status,
-        headers: { 'content-type': 'application/json', 'idempotent-replayed': 'true' },
+        headers: {
+          'content-type': claim.replay.content_type,
+          'idempotent-replayed': 'true',
+          'original-request-id': claim.replay.request_id,
+        },
       }),
       claim.replay.body,
     );
@@ -143,7 +149,12 @@ export async function withIdempotency(
       key,
       fingerprint,
       state: 'completed',
-      response: { status: response.status, body },
+      response: {
+        status: response.status,
+        body,
+        content_type: response.headers.get('content-type') ?? 'application/json',
+        request_id: request.requestId,
+      },
       locked_until: now.toISOString(),
       created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + policy.retentionMs).toISOString(),

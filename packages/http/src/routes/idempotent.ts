@@ -26,6 +26,7 @@ export function idempotentRoute(
       method: context.request.method,
       path: context.url.pathname,
       body,
+      requestId: context.requestId,
     },
     context.idempotency,
     work,

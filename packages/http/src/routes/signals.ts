@@ -54,6 +54,7 @@ export const signalRoutes: readonly Route[] = [
         outcome: parsed.outcome,
         reference: parsed.reference,
         data: (parsed.data ?? {}) as JsonObject,
+        idempotency_key: parsed.idempotency_key,
       };
     }),
   },
