@@ -5,6 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { compile, formatProblem, loadScenarioDirectory } from '@programrun/dsl';
 import { createEngine, createMemoryStore, randomBase62, startScheduler } from '@programrun/engine';
+import {
+  createKeySet,
+  generateEd25519Jwk,
+  parseStrictJson,
+  type Ed25519PrivateJwk,
+} from '@programrun/evidence';
 import { createApiKeyAuthenticator, createHandler, environmentOfKey } from '@programrun/http';
 import { createNodeListener } from '@programrun/http/node';
 
@@ -22,6 +28,22 @@ const testKey = process.env.PROGRAMRUN_TEST_KEY ?? `pr_test_${randomBase62(24)}`
 if (environmentOfKey(testKey) !== 'test')
   fail('PROGRAMRUN_TEST_KEY must look like pr_test_ followed by 16+ letters and digits');
 
+// Evidence signing key: a private Ed25519 JWK from PROGRAMRUN_EVIDENCE_KEY, or a fresh one.
+let evidenceKey: Ed25519PrivateJwk;
+try {
+  evidenceKey = process.env.PROGRAMRUN_EVIDENCE_KEY
+    ? (parseStrictJson(process.env.PROGRAMRUN_EVIDENCE_KEY) as Ed25519PrivateJwk)
+    : generateEd25519Jwk();
+} catch {
+  fail('PROGRAMRUN_EVIDENCE_KEY must be a private Ed25519 JWK (JSON with kty, crv, x, d)');
+}
+let evidenceKeys: ReturnType<typeof createKeySet>;
+try {
+  evidenceKeys = createKeySet([{ key: evidenceKey, status: 'active' }]);
+} catch (error) {
+  fail(`PROGRAMRUN_EVIDENCE_KEY: ${error instanceof Error ? error.message : String(error)}`);
+}
+
 const scenarioDirectory = fileURLToPath(new URL('../../scenarios/', import.meta.url));
 const { scenarios, problems } = await loadScenarioDirectory(scenarioDirectory);
 if (problems.length > 0)
@@ -32,6 +54,7 @@ const engine = createEngine({
   scenarios: scenarios.map((scenario) => compile(scenario)),
   // Simulated counterparties answer on their own two seconds after each handoff.
   sandbox: { responseDelayMs: 2_000 },
+  evidence: { keys: evidenceKeys },
 });
 const scheduler = startScheduler(engine, { intervalMs: 250 });
 const handler = createHandler({
@@ -67,7 +90,13 @@ Then follow it (simulated partners answer after ~2 s):
   curl -s ${base}/v1/program-runs/<id> -H "Authorization: Bearer ${testKey}"
   curl -s ${base}/v1/program-runs/<id>/approvals -H "Authorization: Bearer ${testKey}" \\
     -H "Content-Type: application/json" -d '{"step":"release_approval","decision":"approve","approver":"ops:you"}'
-Catalogue: curl -s ${base}/v1/scenarios -H "Authorization: Bearer ${testKey}"`);
+Catalogue: curl -s ${base}/v1/scenarios -H "Authorization: Bearer ${testKey}"
+
+Evidence (signed by ${evidenceKeys.signer.kid}${process.env.PROGRAMRUN_EVIDENCE_KEY ? '' : ', a key generated for this process: set PROGRAMRUN_EVIDENCE_KEY to keep one'}):
+  curl -s ${base}/v1/access-requests -H "Authorization: Bearer ${testKey}" -H "Content-Type: application/json" \\
+    -d '{"session_id":"<session>","name":"Ana","email":"ana@example.com","company":"Example","use_case":"Audit"}'
+  curl -s ${base}/v1/program-runs/<id>/evidence -H "Authorization: Bearer ${testKey}" > bundle.json
+  npx -y pnpm@10.34.9 programrun verify bundle.json --jwks ${base}/v1/evidence-keys`);
 });
 
 const shutdown = () => {

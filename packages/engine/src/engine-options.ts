@@ -4,6 +4,7 @@ import type { AdjustableClock, Clock } from './clock.js';
 import type { IdGenerator } from './ids.js';
 import type { StoreV1 } from './store/store-v1.js';
 import type { SandboxOptions } from './timers/sandbox-partners.js';
+import type { EvidenceKeySet } from '@programrun/evidence';
 
 /** Options of `createEngine`. */
 export interface EngineOptions {
@@ -24,4 +25,10 @@ export interface EngineOptions {
   readonly sandbox?: SandboxOptions;
   /** Retries of a transaction that lost a compare-and-swap race. @default 8 */
   readonly maxConflictRetries?: number;
+  /**
+   * Evidence signing keys (one active, retired ones kept). Without them runs still work,
+   * but evidence cannot be exported. Keep them outside the store and never lose a key
+   * that signed evidence someone holds.
+   */
+  readonly evidence?: { readonly keys: EvidenceKeySet };
 }

@@ -1,10 +1,26 @@
-import { canonicalDigest, canonicalize, type JsonObject } from '@programrun/evidence';
+import {
+  canonicalDigest,
+  canonicalize,
+  sealEvidence,
+  type DsseEnvelope,
+  type JsonObject,
+  type Jwks,
+} from '@programrun/evidence';
 import type { CompiledScenario, RunEnvironment, RunEvent } from '@programrun/dsl';
 import { createScenarioCatalogue, type ScenarioCatalogue } from './catalogue.js';
 import { createOffsetClock, systemClock, type AdjustableClock, type Clock } from './clock.js';
 import type { EngineOptions } from './engine-options.js';
 import { EngineError } from './errors.js';
 import { randomIds } from './ids.js';
+import {
+  assertAccessRequest,
+  assertLeadLinked,
+  toAccessRequestRecord,
+  withExportability,
+  type AccessRequestInput,
+  type AccessRequestRecord,
+} from './evidence/access-requests.js';
+import { buildEvidenceBundle } from './evidence/build-evidence-bundle.js';
 import type { LifecycleRecord } from './lifecycle/lifecycle-record.js';
 import { commitStep } from './runs/commit-step.js';
 import { FINAL_STATUSES, type RunRecord } from './runs/run-record.js';
@@ -63,6 +79,15 @@ export interface Engine {
   runDueTimers(environment: RunEnvironment): Promise<number>;
   /** Moves the test clock forward, firing each timer at its own due time on the way. */
   advanceTestClock(seconds: number): Promise<{ readonly now: string; readonly fired: number }>;
+  /** Links a request-access lead to a session; the same session again returns the first. */
+  createAccessRequest(
+    scope: Scope,
+    input: AccessRequestInput,
+  ): Promise<{ readonly accessRequest: AccessRequestRecord; readonly created: boolean }>;
+  /** The run's evidence bundle, sealed in a signed DSSE envelope; needs a linked lead. */
+  exportEvidence(scope: Scope, runId: string): Promise<DsseEnvelope>;
+  /** The public keys evidence verifies with (active and retired). */
+  evidenceKeys(): Jwks;
   /** Due time of the earliest pending timer of an environment (a deadline or a partner answer). */
   nextTimerDue(environment: RunEnvironment): Promise<string | null>;
   /** Current time of an environment's clock. */
@@ -216,6 +241,16 @@ export function createEngine(options: EngineOptions): Engine {
     return outcome.accepted;
   }
 
+  function evidenceKeySet() {
+    if (!options.evidence) {
+      throw new EngineError(
+        'evidence_keys_missing',
+        'This deployment has no evidence signing keys: pass createEngine({ evidence: { keys } }).',
+      );
+    }
+    return options.evidence.keys;
+  }
+
   /** A key that created a run may only repeat the same creation. */
   function assertSameCreation(
     run: RunRecord,
@@ -284,7 +319,7 @@ export function createEngine(options: EngineOptions): Engine {
             const existing = await tx.findRunByIdempotencyKey(scope, idempotencyKey);
             if (existing) {
               assertSameCreation(existing.record, compiled.id, inputs, request);
-              return { run: existing.record, created: false };
+              return { run: await withExportability(tx, scope, existing.record), created: false };
             }
           }
           const runId = ids.run();
@@ -319,19 +354,26 @@ export function createEngine(options: EngineOptions): Engine {
               },
             ],
           });
-          return { run: run.record, created: true };
+          return { run: await withExportability(tx, scope, run.record), created: true };
         }),
       );
     },
 
     async getRun(scope, id) {
-      return store.transaction(async (tx) => (await loadRun(tx, scope, id)).record);
+      return store.transaction(async (tx) =>
+        withExportability(tx, scope, (await loadRun(tx, scope, id)).record),
+      );
     },
 
     async listRuns(scope, query = {}) {
       const limit = Math.min(Math.max(query.limit ?? 10, 1), MAX_LIST_LIMIT);
-      const page = await store.transaction((tx) => tx.listRuns(scope, { ...query, limit }));
-      return { data: page.data.map((run) => run.record), has_more: page.has_more };
+      return store.transaction(async (tx) => {
+        const page = await tx.listRuns(scope, { ...query, limit });
+        const data = await Promise.all(
+          page.data.map((run) => withExportability(tx, scope, run.record)),
+        );
+        return { data, has_more: page.has_more };
+      });
     },
 
     async listEvents(scope, runId, options = {}) {
@@ -347,10 +389,12 @@ export function createEngine(options: EngineOptions): Engine {
         verdictRun = run;
         return toRunEvent(signal, at, answeredAttempt(run, signal));
       });
-      if (outcome.accepted) return { run: outcome.run.record, applied: true };
+      const decorate = (record: RunRecord) =>
+        store.transaction((tx) => withExportability(tx, scope, record));
+      if (outcome.accepted) return { run: await decorate(outcome.run.record), applied: true };
       const run = verdictRun ?? outcome.run;
       const verdict = explainRefusal(compiledFor(run), run, signal);
-      if (verdict.duplicate) return { run: run.record, applied: false };
+      if (verdict.duplicate) return { run: await decorate(run.record), applied: false };
       throw new EngineError(verdict.code, verdict.message);
     },
 
@@ -386,6 +430,49 @@ export function createEngine(options: EngineOptions): Engine {
       clockQueue = run.catch(() => undefined);
       return run;
     },
+
+    async createAccessRequest(scope, input) {
+      assertAccessRequest(input);
+      return store.transaction(async (tx) => {
+        const existing = await tx.getAccessRequestBySession(scope, input.session_id);
+        if (existing) return { accessRequest: toAccessRequestRecord(existing), created: false };
+        const row = {
+          id: ids.accessRequest(),
+          account: scope.account,
+          environment: scope.environment,
+          session_id: input.session_id,
+          name: input.name,
+          email: input.email,
+          company: input.company,
+          use_case: input.use_case,
+          created_at: clockOf(scope.environment).now().toISOString(),
+        };
+        await tx.insertAccessRequest(row);
+        return { accessRequest: toAccessRequestRecord(row), created: true };
+      });
+    },
+
+    async exportEvidence(scope, runId) {
+      const keys = evidenceKeySet();
+      const { run, records } = await store.transaction(async (tx) => {
+        const stored = await loadRun(tx, scope, runId);
+        await assertLeadLinked(tx, scope, stored.record);
+        return {
+          run: await withExportability(tx, scope, stored.record),
+          records: await tx.listRecords(scope, runId),
+        };
+      });
+      const bundle = buildEvidenceBundle({
+        run,
+        records,
+        compiled: catalogue.get(run.scenario_id),
+        kid: keys.signer.kid,
+        generatedAt: clockOf(scope.environment).now().toISOString(),
+      });
+      return sealEvidence(bundle, keys.signer);
+    },
+
+    evidenceKeys: () => evidenceKeySet().publicJwks(),
 
     async nextTimerDue(environment) {
       const next = await store.transaction((tx) => tx.nextTimer(environment));

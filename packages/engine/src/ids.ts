@@ -4,6 +4,8 @@ import { sha256Digest } from '@programrun/evidence';
 export interface IdGenerator {
   /** A new run id, `prun_…`. */
   run(): string;
+  /** A new access request (lead) id, `lead_…`. */
+  accessRequest(): string;
 }
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -38,7 +40,7 @@ export function randomBase62(length: number): string {
  * ```
  */
 export function randomIds(): IdGenerator {
-  return { run: () => `prun_${randomBase62(24)}` };
+  return { run: () => `prun_${randomBase62(24)}`, accessRequest: () => `lead_${randomBase62(24)}` };
 }
 
 /**
@@ -53,7 +55,7 @@ export function randomIds(): IdGenerator {
  */
 export function seededIds(seed: string): IdGenerator {
   let counter = 0;
-  return {
-    run: () => `prun_${sha256Digest(`${seed}:${(counter += 1)}`).slice(7, 31)}`,
-  };
+  const next = (prefix: string) =>
+    `${prefix}_${sha256Digest(`${seed}:${(counter += 1)}`).slice(7, 31)}`;
+  return { run: () => next('prun'), accessRequest: () => next('lead') };
 }

@@ -344,6 +344,34 @@ export function defineStoreContract(name: string, createStore: StoreFactory): vo
         );
       }));
 
+    it('keeps one access request per session and scope', () =>
+      withStore(async (store) => {
+        const lead = {
+          id: 'lead_1',
+          account: scope.account,
+          environment: scope.environment,
+          session_id: 'sess_1',
+          name: 'Ana Lima',
+          email: 'ana@example.com',
+          company: 'Example Pay',
+          use_case: 'Cross-border payouts',
+          created_at: '2026-01-01T00:00:00.000Z',
+        };
+        await store.transaction((tx) => tx.insertAccessRequest(lead));
+        await expectStoreError(
+          store.transaction((tx) => tx.insertAccessRequest({ ...lead, id: 'lead_2' })),
+          'duplicate_key',
+        );
+        await store.transaction((tx) =>
+          tx.insertAccessRequest({ ...lead, id: 'lead_3', account: otherAccount.account }),
+        );
+        await store.transaction(async (tx) => {
+          expect(await tx.getAccessRequestBySession(scope, 'sess_1')).toEqual(lead);
+          expect(await tx.getAccessRequestBySession(otherEnvironment, 'sess_1')).toBeUndefined();
+          expect(await tx.getAccessRequestBySession(scope, 'sess_2')).toBeUndefined();
+        });
+      }));
+
     it('keeps idempotency records per scope and purges expired ones', () =>
       withStore(async (store) => {
         await store.transaction(async (tx) => {

@@ -134,6 +134,7 @@ describe('wallet-delivery@v1 in the test environment', () => {
       'program_run.delivery.recorded',
       'program_run.stage.completed',
       'program_run.completed',
+      'program_run.evidence.sealed',
     ]);
     expect(verifyChain(events, { expectedHead: done.evidence.chain_head })).toMatchObject({
       ok: true,

@@ -1,11 +1,12 @@
 import type { Engine } from '@programrun/engine';
 import { randomBase62 } from '@programrun/engine';
-import type { Authenticate } from './auth/principal.js';
+import type { Authenticate, Principal } from './auth/principal.js';
 import { HttpError } from './errors/http-error.js';
 import type { IdempotencyPolicy } from './idempotency/idempotency.js';
 import { DEFAULT_MAX_BODY_BYTES } from './request-body.js';
 import { matchRoute, type Route } from './router.js';
 import { problemResponse } from './routes/answer-errors.js';
+import { evidenceRoutes } from './routes/evidence.js';
 import { programRunRoutes } from './routes/program-runs.js';
 import { scenarioRoutes } from './routes/scenarios.js';
 import { signalRoutes } from './routes/signals.js';
@@ -22,6 +23,8 @@ export interface HandlerOptions {
   readonly idempotency?: Partial<IdempotencyPolicy>;
 }
 
+const ANONYMOUS: Principal = { account: 'anonymous', environment: 'test', keyHint: 'none' };
+
 /** The whole HTTP surface as one function; adapters convert to and from it. */
 export interface Handler {
   handle(request: Request): Promise<Response>;
@@ -32,6 +35,7 @@ export interface Handler {
 const ROUTES: readonly Route[] = [
   ...programRunRoutes,
   ...signalRoutes,
+  ...evidenceRoutes,
   ...scenarioRoutes,
   ...testHelperRoutes,
 ];
@@ -71,7 +75,7 @@ export function createHandler(options: HandlerOptions): Handler {
         },
       );
     }
-    const principal = await options.authenticate(request);
+    const principal = match.route.public ? ANONYMOUS : await options.authenticate(request);
     if (!principal) {
       throw new HttpError(
         'unauthorized',

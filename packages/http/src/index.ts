@@ -17,4 +17,5 @@ export {
   handoffBodySchema,
   cancelBodySchema,
   clockAdvanceBodySchema,
+  accessRequestBodySchema,
 } from './request-schemas.js';

@@ -75,6 +75,17 @@ export const cancelBodySchema = z
   .strictObject({ reason: z.string().max(500).optional() })
   .meta({ id: 'CancelRun' });
 
+/** `POST /v1/access-requests` body: a request-access lead for a client session. */
+export const accessRequestBodySchema = z
+  .strictObject({
+    session_id: z.string().trim().min(1).max(200),
+    name: z.string().trim().min(1).max(200),
+    email: z.email().max(320),
+    company: z.string().trim().min(1).max(200),
+    use_case: z.string().trim().min(1).max(2000),
+  })
+  .meta({ id: 'AccessRequest' });
+
 /**
  * `POST /v1/test_helpers/clock/advance` body.
  *

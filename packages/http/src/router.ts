@@ -8,6 +8,7 @@ export interface RouteContext {
   readonly url: URL;
   /** Path parameters, e.g. `{ id: 'prun_…' }`. */
   readonly params: Readonly<Record<string, string>>;
+  /** The caller; for public routes, an anonymous principal in the test environment. */
   readonly principal: Principal;
   readonly requestId: string;
   readonly engine: Engine;
@@ -20,6 +21,8 @@ export interface Route {
   readonly method: 'GET' | 'POST' | 'DELETE';
   /** Path with `:param` segments, e.g. `/v1/program-runs/:id`. */
   readonly path: string;
+  /** Served without authentication (public keys); the handler gets no principal. */
+  readonly public?: boolean;
   readonly handle: (context: RouteContext) => Promise<Response>;
 }
 

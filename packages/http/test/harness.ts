@@ -14,6 +14,7 @@ import {
   seededIds,
   type Engine,
 } from '@programrun/engine';
+import { createKeySet, generateEd25519Jwk, type EvidenceKeySet } from '@programrun/evidence';
 import { createApiKeyAuthenticator, createHandler } from '../src/index.js';
 import { createNodeListener } from '../src/node.js';
 
@@ -49,12 +50,18 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** The signing keys of every test server. */
+export const evidenceKeys: EvidenceKeySet = createKeySet([
+  { key: generateEd25519Jwk(), status: 'active' },
+]);
+
 export async function startTestServer(): Promise<TestServer> {
   const engine = createEngine({
     store: createMemoryStore(),
     scenarios: await catalogue(),
     testClock: createVirtualClock('2026-03-02T09:00:00.000Z'),
     ids: seededIds('http-test'),
+    evidence: { keys: evidenceKeys },
   });
   const handler = createHandler({
     engine,

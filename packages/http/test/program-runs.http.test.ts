@@ -274,7 +274,10 @@ describe('a run over HTTP', () => {
         created: string;
       }[];
     };
-    expect(events.data.at(-1)!.type).toBe('program_run.completed');
+    expect(events.data.slice(-2).map((event) => event.type)).toEqual([
+      'program_run.completed',
+      'program_run.evidence.sealed',
+    ]);
     for (const [index, event] of events.data.entries()) {
       expect(event.sequence).toBe(index + 1);
       expect(event.id).toMatch(/^evt_/);

@@ -35,7 +35,8 @@ function completes(record: LifecycleRecord, kind: string | undefined): boolean {
 /**
  * Every way a trace breaks the scenario's promises: its hash chain, its declared
  * invariants (a `then` step started before every `before` step completed), a wait
- * without a deadline, or a run that never ends. Empty when the trace is sound.
+ * without a deadline, a run that never ends, or a finished run whose history is not
+ * sealed exactly once at its end. Empty when the trace is sound.
  *
  * @example
  * ```ts
@@ -50,6 +51,15 @@ export function traceViolations(compiled: CompiledScenario, trace: Trace): strin
     violations.push(
       `never terminated: still ${trace.run.status} at ${trace.run.awaiting?.step ?? '-'}`,
     );
+  const sealed = trace.records.filter((record) => record.type === 'program_run.evidence.sealed');
+  if (
+    trace.terminated &&
+    (sealed.length !== 1 || trace.records.at(-1)?.type !== 'program_run.evidence.sealed')
+  ) {
+    violations.push(
+      `a finished run must end in exactly one evidence.sealed record (found ${sealed.length})`,
+    );
+  }
   if (trace.run.status === 'waiting' && trace.run.awaiting?.deadline === null) {
     violations.push(`waits for ${trace.run.awaiting.step} without a deadline`);
   }

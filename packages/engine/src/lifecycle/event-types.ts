@@ -45,6 +45,8 @@ export const LIFECYCLE_EVENT_TYPES = {
   'program_run.completed': 'The run reached its result.',
   'program_run.faulted': 'The run ended in a fault: data says which step and why.',
   'program_run.cancelled': 'The run was cancelled.',
+  'program_run.evidence.sealed':
+    'The run reached a final status: its history is complete and this is its last record; evidence exported from now on is final.',
 } as const;
 
 /** A lifecycle record type. */

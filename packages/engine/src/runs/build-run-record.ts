@@ -22,7 +22,8 @@ export interface RunRecordInput {
   readonly previous: RunRecord | null;
 }
 
-function statusOf(state: RunState): RunStatus {
+/** The run status of a machine state: `waiting` whenever something is awaited. */
+export function statusOf(state: RunState): RunStatus {
   if (state.status !== 'active') return state.status;
   return state.awaiting ? 'waiting' : 'running';
 }

@@ -5,7 +5,8 @@ import type { LifecycleRecord } from '../lifecycle/lifecycle-record.js';
 import type { Scope, StoredRun, StoreTransactionV1 } from '../store/store-v1.js';
 import { planTimers } from '../timers/timer-plan.js';
 import type { SandboxOptions } from '../timers/sandbox-partners.js';
-import { buildRunRecord } from './build-run-record.js';
+import { buildRunRecord, statusOf } from './build-run-record.js';
+import { FINAL_STATUSES } from './run-record.js';
 import { advanceStages, initialStages } from './stage-progress.js';
 
 /** A new run's fixed attributes. */
@@ -55,6 +56,21 @@ export async function commitStep(
     sandbox: input.sandbox,
   });
   const facts = [...(input.leadingFacts ?? []), ...plan.facts];
+  // The history is final once the run is: seal it with a last record.
+  if (
+    FINAL_STATUSES.has(statusOf(result.state)) &&
+    !(previous && FINAL_STATUSES.has(previous.status))
+  ) {
+    facts.push({
+      type: 'evidence.sealed',
+      stage: null,
+      step: null,
+      data: {
+        status: statusOf(result.state),
+        records: (previous?.last_sequence ?? 0) + facts.length + 1,
+      },
+    });
+  }
   const records = buildRecords(
     runId,
     { sequence: previous?.last_sequence ?? 0, hash: previous?.record.evidence.chain_head ?? null },

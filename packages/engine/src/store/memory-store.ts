@@ -2,6 +2,7 @@ import type { RunEnvironment } from '@programrun/dsl';
 import type { LifecycleRecord } from '../lifecycle/lifecycle-record.js';
 import { StoreError } from './store-error.js';
 import type {
+  AccessRequestRow,
   IdempotencyRecord,
   Page,
   RunQuery,
@@ -25,6 +26,7 @@ interface MemoryState {
   /** Pending timers by run id (the only ones queries look at). */
   pendingByRun: Map<string, readonly TimerRow[]>;
   idempotency: Map<string, IdempotencyRecord>;
+  accessRequests: Map<string, AccessRequestRow>;
 }
 
 /**
@@ -201,6 +203,22 @@ class MemoryTransaction implements StoreTransactionV1 {
       );
   }
 
+  insertAccessRequest(request: AccessRequestRow): Promise<void> {
+    const key = scopeKey(request, request.session_id);
+    if (this.#state.accessRequests.has(key)) {
+      throw new StoreError('duplicate_key', 'an access request exists for this session');
+    }
+    this.#set(this.#state.accessRequests, key, request);
+    return Promise.resolve();
+  }
+
+  getAccessRequestBySession(
+    scope: Scope,
+    sessionId: string,
+  ): Promise<AccessRequestRow | undefined> {
+    return Promise.resolve(this.#state.accessRequests.get(scopeKey(scope, sessionId)));
+  }
+
   getIdempotencyRecord(scope: Scope, key: string): Promise<IdempotencyRecord | undefined> {
     return Promise.resolve(this.#state.idempotency.get(scopeKey(scope, key)));
   }
@@ -246,6 +264,7 @@ export function createMemoryStore(): StoreV1 {
     timers: new Map(),
     pendingByRun: new Map(),
     idempotency: new Map(),
+    accessRequests: new Map(),
   };
   let queue: Promise<unknown> = Promise.resolve();
   let closed = false;

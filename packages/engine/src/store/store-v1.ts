@@ -69,6 +69,19 @@ export interface IdempotencyRecord {
   readonly expires_at: string;
 }
 
+/** A request-access lead, linked to a client session (it unlocks evidence export). */
+export interface AccessRequestRow {
+  readonly id: string;
+  readonly account: string;
+  readonly environment: RunEnvironment;
+  readonly session_id: string;
+  readonly name: string;
+  readonly email: string;
+  readonly company: string;
+  readonly use_case: string;
+  readonly created_at: string;
+}
+
 /** Filters of a run list; results are newest first. */
 export interface RunQuery {
   readonly scenario_id?: string;
@@ -123,6 +136,10 @@ export interface StoreTransactionV1 {
   dueTimers(environment: RunEnvironment, now: string, limit: number): Promise<TimerRow[]>;
   /** Earliest pending timer of an environment, if any. */
   nextTimer(environment: RunEnvironment): Promise<TimerRow | undefined>;
+
+  /** Inserts a lead; throws `duplicate_key` when the scope already has one for the session. */
+  insertAccessRequest(request: AccessRequestRow): Promise<void>;
+  getAccessRequestBySession(scope: Scope, sessionId: string): Promise<AccessRequestRow | undefined>;
 
   getIdempotencyRecord(scope: Scope, key: string): Promise<IdempotencyRecord | undefined>;
   /** Inserts or replaces the record for (scope, key). */

@@ -91,6 +91,22 @@ export const ERROR_CATALOGUE = {
     title: 'Asset track not available in this environment',
     action: 'Run production_placeholder scenarios with a test key.',
   },
+  lead_required: {
+    status: 403,
+    title: 'A request-access lead must be linked to the run session',
+    action:
+      "POST /v1/access-requests with the run's session_id (name, email, company, use_case), then export again; runs created without a session_id cannot export evidence.",
+  },
+  invalid_access_request: {
+    status: 422,
+    title: 'Invalid access request',
+    action: 'Send session_id, name, email, company and use_case.',
+  },
+  evidence_keys_missing: {
+    status: 503,
+    title: 'Evidence signing is not configured',
+    action: 'The host must configure evidence signing keys (createEngine({ evidence: { keys } })).',
+  },
   run_not_found: {
     status: 404,
     title: 'No such run',

@@ -1,0 +1,7 @@
+#!/usr/bin/env node
+import { runCli } from './cli.js';
+
+process.exitCode = await runCli(process.argv.slice(2), {
+  out: (line) => console.log(line),
+  err: (line) => console.error(line),
+});

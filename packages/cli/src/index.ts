@@ -1,0 +1,3 @@
+export { runCli } from './cli.js';
+export { verifyCommand, EXIT } from './commands/verify.js';
+export type { Output } from './commands/verify.js';
