@@ -37,9 +37,10 @@ export async function completedRun(
         approver: `approver_${round}`,
       });
     } else {
-      const due = await engine.nextTimerDue('test');
+      const due = await engine.nextTimerDue(scope);
       await engine.advanceTestClock(
-        Math.max(1, (new Date(due!).getTime() - engine.now('test').getTime()) / 1000),
+        scope.account,
+        Math.max(1, (new Date(due!).getTime() - (await engine.now(scope)).getTime()) / 1000),
       );
     }
   }

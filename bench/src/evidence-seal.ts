@@ -19,7 +19,7 @@ import {
   type EvidenceBundle,
   type EvidenceStatement,
 } from '@programrun/evidence';
-import { createApiKeyAuthenticator, createHandler } from '@programrun/http';
+import { createHandler } from '@programrun/http';
 import { createNodeListener } from '@programrun/http/node';
 import { completedRun } from './completed-run.js';
 import { format, median, peakRssMiB } from './stats.js';
@@ -113,11 +113,11 @@ console.log(
 );
 
 // Export over HTTP of the completed run, one request at a time.
-const KEY = 'pr_test_EvidenceBenchKey00000001';
-const handler = createHandler({
-  engine,
-  authenticate: createApiKeyAuthenticator([{ key: KEY, account: scope.account }]),
+const { secret: KEY } = await engine.apiKeys.create({
+  account: scope.account,
+  environment: 'test',
 });
+const handler = createHandler({ engine, rateLimit: false });
 const server = createServer(createNodeListener(handler));
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/program-runs/${runId}/evidence`;

@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateApiKey } from '@programrun/engine';
 
 // Boots server.ts as the README's first command does (from source, so no build is needed)
 // and drives a run over real HTTP in real time: simulated partners answer after ~2 s.
-const key = 'pr_test_ReferenceServerTestKey01';
+const key = generateApiKey('test');
 let child: ChildProcess;
 let base = '';
 let banner = '';

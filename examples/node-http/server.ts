@@ -4,14 +4,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { compile, formatProblem, loadScenarioDirectory } from '@programrun/dsl';
-import { createEngine, createMemoryStore, randomBase62, startScheduler } from '@programrun/engine';
+import { createEngine, createMemoryStore, parseApiKey, startScheduler } from '@programrun/engine';
 import {
   createKeySet,
   generateEd25519Jwk,
   parseStrictJson,
   type Ed25519PrivateJwk,
 } from '@programrun/evidence';
-import { createApiKeyAuthenticator, createHandler, environmentOfKey } from '@programrun/http';
+import { createHandler } from '@programrun/http';
 import { createNodeListener } from '@programrun/http/node';
 
 function fail(reason: string): never {
@@ -24,9 +24,11 @@ if (!Number.isInteger(port) || port < 0 || port > 65535)
   fail(`PORT must be a port number, not "${process.env.PORT}"`);
 const storeName = process.env.PROGRAMRUN_STORE ?? 'memory';
 if (storeName !== 'memory') fail(`PROGRAMRUN_STORE=${storeName} is not available yet; use memory`);
-const testKey = process.env.PROGRAMRUN_TEST_KEY ?? `pr_test_${randomBase62(24)}`;
-if (environmentOfKey(testKey) !== 'test')
-  fail('PROGRAMRUN_TEST_KEY must look like pr_test_ followed by 16+ letters and digits');
+const configuredKey = process.env.PROGRAMRUN_TEST_KEY;
+if (configuredKey !== undefined && parseApiKey(configuredKey)?.environment !== 'test')
+  fail(
+    'PROGRAMRUN_TEST_KEY is not a programrun test key (pr_test_ + 38 letters and digits ending in a checksum); make one with `npx -y pnpm@10.34.9 programrun keys create --account acct_demo --env test`',
+  );
 
 // Evidence signing key: a private Ed25519 JWK from PROGRAMRUN_EVIDENCE_KEY, or a fresh one.
 let evidenceKey: Ed25519PrivateJwk;
@@ -56,11 +58,15 @@ const engine = createEngine({
   sandbox: { responseDelayMs: 2_000 },
   evidence: { keys: evidenceKeys },
 });
-const scheduler = startScheduler(engine, { intervalMs: 250 });
-const handler = createHandler({
-  engine,
-  authenticate: createApiKeyAuthenticator([{ key: testKey, account: 'acct_demo' }]),
+// The account's test key: the configured one, or a new one printed below.
+const { secret: testKey } = await engine.apiKeys.create({
+  account: 'acct_demo',
+  environment: 'test',
+  description: 'reference server',
+  ...(configuredKey ? { secret: configuredKey } : {}),
 });
+const scheduler = startScheduler(engine, { intervalMs: 250 });
+const handler = createHandler({ engine });
 const server = createServer(createNodeListener(handler));
 server.on('error', (error: NodeJS.ErrnoException) =>
   fail(

@@ -1,3 +1,9 @@
 import { packageBuild } from '../../tsup.shared.js';
 
-export default packageBuild(['src/index.ts', 'src/node.ts']);
+export default packageBuild([
+  'src/index.ts',
+  'src/node.ts',
+  'src/express.ts',
+  'src/fastify.ts',
+  'src/hono.ts',
+]);

@@ -4,10 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { compile, loadScenarioFile } from '@programrun/dsl';
 import { createEngine, createMemoryStore, createVirtualClock } from '@programrun/engine';
 import { createKeySet, generateEd25519Jwk } from '@programrun/evidence';
-import { createApiKeyAuthenticator, createHandler } from '@programrun/http';
+import { createHandler } from '@programrun/http';
 import { createNodeListener } from '@programrun/http/node';
-
-const KEY = 'pr_test_CliEvidenceTestKey000001';
 
 /**
  * Runs wallet-delivery@v1 to completion over real HTTP on loopback and exports its
@@ -30,10 +28,8 @@ export async function exportCompletedRun(): Promise<{
     testClock: createVirtualClock(),
     evidence: { keys: createKeySet([{ key: generateEd25519Jwk(), status: 'active' }]) },
   });
-  const handler = createHandler({
-    engine,
-    authenticate: createApiKeyAuthenticator([{ key: KEY, account: 'acct_cli' }]),
-  });
+  const { secret: KEY } = await engine.apiKeys.create({ account: 'acct_cli', environment: 'test' });
+  const handler = createHandler({ engine });
   const server = createServer(createNodeListener(handler));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

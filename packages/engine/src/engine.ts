@@ -7,8 +7,19 @@ import {
   type Jwks,
 } from '@programrun/evidence';
 import type { CompiledScenario, RunEnvironment, RunEvent } from '@programrun/dsl';
+import { assertAccountId } from './account-id.js';
+import {
+  activationPosture,
+  assertActivation,
+  assertRestrictedScenario,
+  needsActivation,
+  toActivationRecord,
+  type ActivateIssuerInput,
+  type ActivationResult,
+  type IssuerActivationRecord,
+} from './activation/issuer-activations.js';
 import { createScenarioCatalogue, type ScenarioCatalogue } from './catalogue.js';
-import { createOffsetClock, systemClock, type AdjustableClock, type Clock } from './clock.js';
+import { systemClock, type Clock } from './clock.js';
 import type { EngineOptions } from './engine-options.js';
 import { EngineError } from './errors.js';
 import { randomIds } from './ids.js';
@@ -22,9 +33,12 @@ import {
 } from './evidence/access-requests.js';
 import { buildEvidenceBundle } from './evidence/build-evidence-bundle.js';
 import type { LifecycleRecord } from './lifecycle/lifecycle-record.js';
+import { createApiKeys, type ApiKeys } from './keys/api-keys.js';
 import { commitStep } from './runs/commit-step.js';
-import { FINAL_STATUSES, type RunRecord } from './runs/run-record.js';
+import { FINAL_STATUSES, type ActivationPosture, type RunRecord } from './runs/run-record.js';
+import { cancelSuspendedRun, suspendedRun } from './runs/suspended-run.js';
 import { explainRefusal } from './signals/explain-refusal.js';
+import { createEnvironmentClocks } from './timers/environment-clocks.js';
 import { simulatedAnswer } from './timers/sandbox-partners.js';
 import { partnerIdempotencyKey } from './timers/timer-plan.js';
 import { toRunEvent, type Signal } from './signals/signal.js';
@@ -36,6 +50,7 @@ import type {
   StoredRun,
   StoreTransactionV1,
   StoreV1,
+  TimerQuery,
   TimerRow,
 } from './store/store-v1.js';
 
@@ -61,11 +76,29 @@ export interface SignalResult {
   readonly applied: boolean;
 }
 
+/** Issuer activations of restricted scenarios, per account (live environment). */
+export interface IssuerActivations {
+  /**
+   * Activates a restricted scenario (by name, every version) for an account and starts
+   * its live runs waiting `suspended` in intake. Activating again is harmless: it keeps
+   * the first activation and starts any run still suspended.
+   */
+  activate(account: string, input: ActivateIssuerInput): Promise<ActivationResult>;
+  /** Ends an activation: new live runs wait `suspended` again; started runs go on. */
+  revoke(account: string, scenario: string): Promise<IssuerActivationRecord>;
+  /** The account's activations, by scenario name. */
+  list(account: string): Promise<IssuerActivationRecord[]>;
+}
+
 /** The engine: creates runs, applies signals and fires timers, one store transaction each. */
 export interface Engine {
   readonly scenarios: ScenarioCatalogue;
   /** The store, for host-level concerns that share its transactions (HTTP idempotency). */
   readonly store: StoreV1;
+  /** The built-in API key store (create, list, revoke, authenticate). */
+  readonly apiKeys: ApiKeys;
+  /** Issuer activations that let live runs of restricted scenarios leave intake. */
+  readonly activations: IssuerActivations;
   createRun(scope: Scope, request: CreateRunRequest): Promise<CreateRunResult>;
   getRun(scope: Scope, id: string): Promise<RunRecord>;
   listRuns(scope: Scope, query?: Partial<RunQuery>): Promise<Page<RunRecord>>;
@@ -75,10 +108,16 @@ export interface Engine {
     options?: { afterSequence?: number; limit?: number },
   ): Promise<LifecycleRecord[]>;
   signal(scope: Scope, runId: string, signal: Signal): Promise<SignalResult>;
-  /** Fires every timer due on the environment's clock; returns how many fired. */
+  /** Fires every timer due in an environment (each account on its own clock); returns how many fired. */
   runDueTimers(environment: RunEnvironment): Promise<number>;
-  /** Moves the test clock forward, firing each timer at its own due time on the way. */
-  advanceTestClock(seconds: number): Promise<{ readonly now: string; readonly fired: number }>;
+  /**
+   * Moves one account's test clock forward, firing each of its timers at its own due time
+   * on the way. Other accounts' clocks and timers are untouched.
+   */
+  advanceTestClock(
+    account: string,
+    seconds: number,
+  ): Promise<{ readonly now: string; readonly fired: number }>;
   /** Links a request-access lead to a session; the same session again returns the first. */
   createAccessRequest(
     scope: Scope,
@@ -88,13 +127,17 @@ export interface Engine {
   exportEvidence(scope: Scope, runId: string): Promise<DsseEnvelope>;
   /** The public keys evidence verifies with (active and retired). */
   evidenceKeys(): Jwks;
-  /** Due time of the earliest pending timer of an environment (a deadline or a partner answer). */
-  nextTimerDue(environment: RunEnvironment): Promise<string | null>;
-  /** Current time of an environment's clock. */
-  now(environment: RunEnvironment): Date;
+  /** Due time of the scope's earliest pending timer (a deadline or a partner answer). */
+  nextTimerDue(scope: Scope): Promise<string | null>;
+  /** Current time of a scope: the live clock, or the account's test clock. */
+  now(scope: Scope): Promise<Date>;
 }
 
 const MAX_LIST_LIMIT = 100;
+
+/** A run whose machine has started (every run except one suspended in intake). */
+type StartedRun = StoredRun & { readonly snapshot: NonNullable<StoredRun['snapshot']> };
+const isStarted = (run: StoredRun): run is StartedRun => run.snapshot !== null;
 
 /**
  * Creates an engine over a store and a catalogue of compiled scenarios.
@@ -104,7 +147,7 @@ const MAX_LIST_LIMIT = 100;
  * const engine = createEngine({ store: createMemoryStore(), scenarios: [compile(text)] });
  * const scope = { account: 'acct_demo', environment: 'test' } as const;
  * const { run } = await engine.createRun(scope, { scenario_id: 'wallet-delivery@v1', inputs, idempotency_key: 'k1' });
- * await engine.advanceTestClock(60); // simulated partners answer
+ * await engine.advanceTestClock('acct_demo', 60); // simulated partners answer
  * ```
  */
 export function createEngine(options: EngineOptions): Engine {
@@ -112,13 +155,13 @@ export function createEngine(options: EngineOptions): Engine {
   const catalogue =
     'list' in options.scenarios ? options.scenarios : createScenarioCatalogue(options.scenarios);
   const liveClock: Clock = options.clock ?? systemClock;
-  const testClock: AdjustableClock = options.testClock ?? createOffsetClock(liveClock);
+  const clocks = createEnvironmentClocks(liveClock, options.testClock ?? liveClock);
   const ids = options.ids ?? randomIds();
   const sandbox = options.sandbox ?? {};
   const maxRetries = options.maxConflictRetries ?? 8;
-  const clockOf = (environment: RunEnvironment): Clock =>
-    environment === 'test' ? testClock : liveClock;
-  let clockQueue: Promise<unknown> = Promise.resolve();
+  const apiKeys = createApiKeys({ store, clock: liveClock, ids });
+  /** One clock advance at a time per account (they would race to move the same offset). */
+  const clockQueues = new Map<string, Promise<unknown>>();
 
   async function withConflictRetry<T>(work: () => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt += 1) {
@@ -182,19 +225,37 @@ export function createEngine(options: EngineOptions): Engine {
     return inputs as JsonObject;
   }
 
+  /**
+   * Applies one event to a run in one transaction. `buildEvent` sees only started runs
+   * (with a snapshot); a run still suspended in intake goes to `onSuspended` instead.
+   */
   async function applyEvent(
     scope: Scope,
     runId: string,
-    buildEvent: (run: StoredRun, at: string) => RunEvent | null,
-    firedTimer?: TimerRow,
+    buildEvent: (run: StartedRun, at: string) => RunEvent | null,
+    options: {
+      readonly firedTimer?: TimerRow;
+      readonly onSuspended?: (
+        tx: StoreTransactionV1,
+        run: StoredRun,
+        at: string,
+      ) => Promise<StoredRun>;
+    } = {},
   ): Promise<{ run: StoredRun; accepted: boolean }> {
+    const { firedTimer } = options;
     return withConflictRetry(() =>
       store.transaction(async (tx) => {
         const run = await loadRun(tx, scope, runId);
         const compiled = compiledFor(run);
-        const now = clockOf(scope.environment).now();
-        const event = FINAL_STATUSES.has(run.status) ? null : buildEvent(run, now.toISOString());
-        const result = event ? compiled.transition(run.snapshot, event) : null;
+        const now = await clocks.now(tx, scope);
+        if (!isStarted(run) && !FINAL_STATUSES.has(run.status) && options.onSuspended) {
+          return { run: await options.onSuspended(tx, run, now.toISOString()), accepted: true };
+        }
+        const event =
+          FINAL_STATUSES.has(run.status) || !isStarted(run)
+            ? null
+            : buildEvent(run, now.toISOString());
+        const result = event && isStarted(run) ? compiled.transition(run.snapshot, event) : null;
         if (!result?.accepted) {
           if (firedTimer) await tx.settleTimers([firedTimer.id], 'cancelled');
           return { run, accepted: false };
@@ -236,9 +297,99 @@ export function createEngine(options: EngineOptions): Engine {
               at,
             )
           : { type: 'timer.fired', step: timer.step, attempt: timer.attempt, at },
-      timer,
+      { firedTimer: timer },
     );
     return outcome.accepted;
+  }
+
+  /** Fires the timers matching `query` that are due at `now()`, in rounds until none is. */
+  async function fireDueTimers(
+    query: TimerQuery,
+    now: () => Promise<Date> | Date,
+  ): Promise<number> {
+    let fired = 0;
+    for (let round = 0; round < 1000; round += 1) {
+      const at = (await now()).toISOString();
+      const due = await store.transaction((tx) => tx.dueTimers(query, at, 100));
+      if (due.length === 0) break;
+      for (const timer of due) if (await fireTimer(timer)) fired += 1;
+    }
+    return fired;
+  }
+
+  /** Fires one account's due test timers on its own clock. */
+  function fireAccountTestTimers(account: string): Promise<number> {
+    const scope: Scope = { account, environment: 'test' };
+    return fireDueTimers({ environment: 'test', account }, () =>
+      store.transaction((tx) => clocks.now(tx, scope)),
+    );
+  }
+
+  /**
+   * Starts the machine of a run suspended in intake (its account now has the issuer
+   * activation). False when the run is no longer suspended.
+   */
+  async function startSuspendedRun(
+    scope: Scope,
+    runId: string,
+    activation: ActivationPosture,
+  ): Promise<boolean> {
+    return withConflictRetry(() =>
+      store.transaction(async (tx) => {
+        const run = await loadRun(tx, scope, runId);
+        if (isStarted(run) || run.status !== 'suspended') return false;
+        const compiled = compiledFor(run);
+        const now = await clocks.now(tx, scope);
+        await commitStep({
+          tx,
+          compiled,
+          scope,
+          runId,
+          now,
+          result: compiled.start({ environment: scope.environment, inputs: run.record.inputs }),
+          previous: run,
+          sandbox,
+          activation,
+          leadingFacts: [
+            {
+              type: 'resumed',
+              stage: null,
+              step: null,
+              data: { reason: 'issuer_activation', reference: activation.reference },
+            },
+          ],
+        });
+        return true;
+      }),
+    );
+  }
+
+  /** Starts every live run of the account's scenario (any version) suspended for activation. */
+  async function resumeSuspendedRuns(
+    account: string,
+    scenario: string,
+    activation: ActivationPosture,
+  ): Promise<string[]> {
+    const scope: Scope = { account, environment: 'live' };
+    const resumed: string[] = [];
+    for (const compiled of catalogue.list()) {
+      if (compiled.definition.scenario !== scenario) continue;
+      // Started runs leave the `suspended` list, so the first page is always the next one.
+      for (;;) {
+        const page = await store.transaction((tx) =>
+          tx.listRuns(scope, { status: 'suspended', scenario_id: compiled.id, limit: 100 }),
+        );
+        let progressed = false;
+        for (const run of page.data) {
+          if (await startSuspendedRun(scope, run.id, activation)) {
+            resumed.push(run.id);
+            progressed = true;
+          }
+        }
+        if (!page.has_more || !progressed) break;
+      }
+    }
+    return resumed;
   }
 
   function evidenceKeySet() {
@@ -272,7 +423,7 @@ export function createEngine(options: EngineOptions): Engine {
   }
 
   /** The attempt a partner answer names through its idempotency key; refuses stale keys. */
-  function answeredAttempt(run: StoredRun, signal: Signal): number | undefined {
+  function answeredAttempt(run: StartedRun, signal: Signal): number | undefined {
     if (signal.kind !== 'handoff' || signal.idempotency_key === undefined) return undefined;
     const current = run.snapshot.context.attempts[signal.step] ?? 0;
     for (let attempt = current; attempt >= 1; attempt -= 1) {
@@ -292,6 +443,7 @@ export function createEngine(options: EngineOptions): Engine {
   const engine: Engine = {
     scenarios: catalogue,
     store,
+    apiKeys,
 
     async createRun(scope, request) {
       if (typeof request.scenario_id !== 'string') {
@@ -310,6 +462,13 @@ export function createEngine(options: EngineOptions): Engine {
         throw new EngineError(
           'track_not_available',
           `${compiled.id} is on the production_placeholder track: it runs simulated with test keys and cannot run live.`,
+          [
+            {
+              pointer: '/scenario_id',
+              code: 'track_not_available',
+              message: 'is on the production_placeholder track, which runs only with test keys',
+            },
+          ],
         );
       }
       const idempotencyKey = request.idempotency_key ?? null;
@@ -323,36 +482,56 @@ export function createEngine(options: EngineOptions): Engine {
             }
           }
           const runId = ids.run();
-          const now = clockOf(scope.environment).now();
+          const now = await clocks.now(tx, scope);
           const sessionId = request.session_id ?? null;
           const sourcePath = request.source_path ?? null;
-          const result = compiled.start({ environment: scope.environment, inputs });
+          const creation = { idempotencyKey, sessionId, sourcePath, inputs };
+          const createdFact = {
+            type: 'created',
+            stage: null,
+            step: null,
+            data: {
+              scenario_id: compiled.id,
+              scenario_digest: compiled.digest,
+              environment: scope.environment,
+              asset_track: compiled.definition.asset_track,
+              inputs_digest: canonicalDigest(inputs),
+              session_id: sessionId,
+              source_path: sourcePath,
+            },
+          };
+          let activation: ActivationPosture | undefined;
+          if (needsActivation(compiled, scope.environment)) {
+            activation = activationPosture(
+              await tx.getIssuerActivation(scope.account, compiled.definition.scenario),
+            );
+            if (activation.status === 'pending') {
+              // No activation yet: record the run, but hold it in intake (no step runs).
+              const held = suspendedRun({
+                compiled,
+                scope,
+                runId,
+                at: now.toISOString(),
+                creation,
+                createdFact,
+              });
+              await tx.insertRun(held.run);
+              await tx.appendRecords(scope, held.records);
+              return { run: await withExportability(tx, scope, held.run.record), created: true };
+            }
+          }
           const { run } = await commitStep({
             tx,
             compiled,
             scope,
             runId,
             now,
-            result,
+            result: compiled.start({ environment: scope.environment, inputs }),
             previous: null,
             sandbox,
-            creation: { idempotencyKey, sessionId, sourcePath, inputs },
-            leadingFacts: [
-              {
-                type: 'created',
-                stage: null,
-                step: null,
-                data: {
-                  scenario_id: compiled.id,
-                  scenario_digest: compiled.digest,
-                  environment: scope.environment,
-                  asset_track: compiled.definition.asset_track,
-                  inputs_digest: canonicalDigest(inputs),
-                  session_id: sessionId,
-                  source_path: sourcePath,
-                },
-              },
-            ],
+            creation,
+            leadingFacts: [createdFact],
+            ...(activation ? { activation } : {}),
           });
           return { run: await withExportability(tx, scope, run.record), created: true };
         }),
@@ -385,10 +564,29 @@ export function createEngine(options: EngineOptions): Engine {
 
     async signal(scope, runId, signal) {
       let verdictRun: StoredRun | undefined;
-      const outcome = await applyEvent(scope, runId, (run, at) => {
-        verdictRun = run;
-        return toRunEvent(signal, at, answeredAttempt(run, signal));
-      });
+      const outcome = await applyEvent(
+        scope,
+        runId,
+        (run, at) => {
+          verdictRun = run;
+          return toRunEvent(signal, at, answeredAttempt(run, signal));
+        },
+        {
+          // Held in intake: only a cancel applies (nothing ran, so nothing to undo).
+          onSuspended: async (tx, run, at) => {
+            if (signal.kind !== 'cancel') {
+              throw new EngineError(
+                'run_suspended',
+                `The run is suspended in intake until account ${scope.account} has an issuer activation for ${compiledFor(run).definition.scenario}; only cancel is accepted.`,
+              );
+            }
+            const cancelled = cancelSuspendedRun(run, signal.reason ?? 'requested', at);
+            await tx.updateRun(cancelled.run, run.version);
+            await tx.appendRecords(scope, cancelled.records);
+            return cancelled.run;
+          },
+        },
+      );
       const decorate = (record: RunRecord) =>
         store.transaction((tx) => withExportability(tx, scope, record));
       if (outcome.accepted) return { run: await decorate(outcome.run.record), applied: true };
@@ -399,36 +597,95 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     async runDueTimers(environment) {
-      let fired = 0;
-      for (let round = 0; round < 1000; round += 1) {
-        const now = clockOf(environment).now().toISOString();
-        const due = await store.transaction((tx) => tx.dueTimers(environment, now, 100));
-        if (due.length === 0) break;
-        for (const timer of due) if (await fireTimer(timer)) fired += 1;
-      }
+      if (environment === 'live') return fireDueTimers({ environment }, () => clocks.live());
+      // Test clocks are the base clock plus a per-account offset that only grows, so
+      // whatever is due on the base clock is due for every account; then each account
+      // that moved its clock fires what is due on its own time.
+      let fired = await fireDueTimers({ environment }, () => clocks.testBase());
+      const moved = await store.transaction((tx) => tx.listTestClocks());
+      for (const clock of moved) fired += await fireAccountTestTimers(clock.account);
       return fired;
     },
 
-    advanceTestClock(seconds) {
+    advanceTestClock(account, seconds) {
+      assertAccountId(account);
       if (!Number.isFinite(seconds) || seconds < 0)
         throw new RangeError('seconds must be a non-negative number');
+      const scope: Scope = { account, environment: 'test' };
       const advance = async () => {
-        const target = new Date(testClock.now().getTime() + Math.round(seconds * 1000));
-        let fired = await engine.runDueTimers('test');
+        const start = await store.transaction((tx) => clocks.now(tx, scope));
+        const target = new Date(start.getTime() + Math.round(seconds * 1000));
+        let fired = await fireAccountTestTimers(account);
         for (let round = 0; round < 100_000; round += 1) {
-          const next = await store.transaction((tx) => tx.nextTimer('test'));
+          const next = await store.transaction((tx) =>
+            tx.nextTimer({ environment: 'test', account }),
+          );
           if (!next || next.due_at > target.toISOString()) break;
-          const due = new Date(next.due_at);
-          if (due > testClock.now()) testClock.advanceTo(due);
-          fired += await engine.runDueTimers('test');
+          await store.transaction((tx) => clocks.moveTestClock(tx, account, new Date(next.due_at)));
+          fired += await fireAccountTestTimers(account);
         }
-        if (target > testClock.now()) testClock.advanceTo(target);
-        fired += await engine.runDueTimers('test');
-        return { now: testClock.now().toISOString(), fired };
+        const now = await store.transaction((tx) => clocks.moveTestClock(tx, account, target));
+        fired += await fireAccountTestTimers(account);
+        return { now: now.toISOString(), fired };
       };
-      const run = clockQueue.then(advance);
-      clockQueue = run.catch(() => undefined);
-      return run;
+      const queued = (clockQueues.get(account) ?? Promise.resolve()).then(advance);
+      const settled = queued.catch(() => undefined);
+      clockQueues.set(account, settled);
+      void settled.then(() => {
+        if (clockQueues.get(account) === settled) clockQueues.delete(account);
+      });
+      return queued;
+    },
+
+    activations: {
+      async activate(account, input) {
+        assertAccountId(account);
+        const scenario = assertActivation(catalogue, input);
+        const row = await store.transaction(async (tx) => {
+          const existing = await tx.getIssuerActivation(account, scenario);
+          if (existing?.status === 'active') return existing;
+          const activated = {
+            account,
+            scenario,
+            status: 'active' as const,
+            reference: input.reference.trim(),
+            activated_at: clocks.live().toISOString(),
+            revoked_at: null,
+          };
+          await tx.putIssuerActivation(activated);
+          return activated;
+        });
+        const resumed = await resumeSuspendedRuns(account, scenario, activationPosture(row));
+        return { activation: toActivationRecord(row), resumed_runs: resumed };
+      },
+
+      async revoke(account, scenario) {
+        assertAccountId(account);
+        const name = assertRestrictedScenario(catalogue, scenario);
+        return store.transaction(async (tx) => {
+          const existing = await tx.getIssuerActivation(account, name);
+          if (!existing) {
+            throw new EngineError(
+              'activation_not_found',
+              `Account ${account} has no issuer activation for ${name}.`,
+            );
+          }
+          if (existing.status === 'revoked') return toActivationRecord(existing);
+          const revoked = {
+            ...existing,
+            status: 'revoked' as const,
+            revoked_at: clocks.live().toISOString(),
+          };
+          await tx.putIssuerActivation(revoked);
+          return toActivationRecord(revoked);
+        });
+      },
+
+      async list(account) {
+        assertAccountId(account);
+        const rows = await store.transaction((tx) => tx.listIssuerActivations(account));
+        return rows.map(toActivationRecord);
+      },
     },
 
     async createAccessRequest(scope, input) {
@@ -445,7 +702,7 @@ export function createEngine(options: EngineOptions): Engine {
           email: input.email,
           company: input.company,
           use_case: input.use_case,
-          created_at: clockOf(scope.environment).now().toISOString(),
+          created_at: (await clocks.now(tx, scope)).toISOString(),
         };
         await tx.insertAccessRequest(row);
         return { accessRequest: toAccessRequestRecord(row), created: true };
@@ -454,12 +711,13 @@ export function createEngine(options: EngineOptions): Engine {
 
     async exportEvidence(scope, runId) {
       const keys = evidenceKeySet();
-      const { run, records } = await store.transaction(async (tx) => {
+      const { run, records, now } = await store.transaction(async (tx) => {
         const stored = await loadRun(tx, scope, runId);
         await assertLeadLinked(tx, scope, stored.record);
         return {
           run: await withExportability(tx, scope, stored.record),
           records: await tx.listRecords(scope, runId),
+          now: await clocks.now(tx, scope),
         };
       });
       const bundle = buildEvidenceBundle({
@@ -467,19 +725,21 @@ export function createEngine(options: EngineOptions): Engine {
         records,
         compiled: catalogue.get(run.scenario_id),
         kid: keys.signer.kid,
-        generatedAt: clockOf(scope.environment).now().toISOString(),
+        generatedAt: now.toISOString(),
       });
       return sealEvidence(bundle, keys.signer);
     },
 
     evidenceKeys: () => evidenceKeySet().publicJwks(),
 
-    async nextTimerDue(environment) {
-      const next = await store.transaction((tx) => tx.nextTimer(environment));
+    async nextTimerDue(scope) {
+      const next = await store.transaction((tx) =>
+        tx.nextTimer({ environment: scope.environment, account: scope.account }),
+      );
       return next?.due_at ?? null;
     },
 
-    now: (environment) => clockOf(environment).now(),
+    now: (scope) => store.transaction((tx) => clocks.now(tx, scope)),
   };
   return engine;
 }

@@ -25,7 +25,14 @@ export type EngineErrorCode =
   | 'idempotency_key_reused'
   | 'signal_refused'
   | 'scenario_digest_mismatch'
-  | 'concurrent_update';
+  | 'concurrent_update'
+  | 'invalid_account'
+  | 'invalid_api_key_request'
+  | 'api_key_not_found'
+  | 'run_suspended'
+  | 'scenario_not_restricted'
+  | 'activation_not_found'
+  | 'invalid_activation';
 
 /**
  * An error the engine throws on purpose, with a stable code and, for input problems,

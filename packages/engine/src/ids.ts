@@ -6,6 +6,8 @@ export interface IdGenerator {
   run(): string;
   /** A new access request (lead) id, `lead_…`. */
   accessRequest(): string;
+  /** A new API key id, `key_…` (not the secret). */
+  apiKey(): string;
 }
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -40,7 +42,11 @@ export function randomBase62(length: number): string {
  * ```
  */
 export function randomIds(): IdGenerator {
-  return { run: () => `prun_${randomBase62(24)}`, accessRequest: () => `lead_${randomBase62(24)}` };
+  return {
+    run: () => `prun_${randomBase62(24)}`,
+    accessRequest: () => `lead_${randomBase62(24)}`,
+    apiKey: () => `key_${randomBase62(24)}`,
+  };
 }
 
 /**
@@ -57,5 +63,11 @@ export function seededIds(seed: string): IdGenerator {
   let counter = 0;
   const next = (prefix: string) =>
     `${prefix}_${sha256Digest(`${seed}:${(counter += 1)}`).slice(7, 31)}`;
-  return { run: () => next('prun'), accessRequest: () => next('lead') };
+  // Keys count on their own, so seeding keys does not shift the ids of runs.
+  let keyCounter = 0;
+  return {
+    run: () => next('prun'),
+    accessRequest: () => next('lead'),
+    apiKey: () => `key_${sha256Digest(`${seed}:key:${(keyCounter += 1)}`).slice(7, 31)}`,
+  };
 }

@@ -1,5 +1,27 @@
 export { createEngine } from './engine.js';
-export type { Engine, CreateRunRequest, CreateRunResult, SignalResult } from './engine.js';
+export type {
+  Engine,
+  CreateRunRequest,
+  CreateRunResult,
+  SignalResult,
+  IssuerActivations,
+} from './engine.js';
+export {
+  generateApiKey,
+  parseApiKey,
+  apiKeyChecksum,
+  API_KEY_LENGTH,
+} from './keys/api-key-format.js';
+export type { ParsedApiKey } from './keys/api-key-format.js';
+export { toApiKeyRecord } from './keys/api-keys.js';
+export type { ApiKeys, ApiKeyRecord, ApiKeyPrincipal, CreateApiKeyInput } from './keys/api-keys.js';
+export { constantTimeEqual } from './keys/constant-time.js';
+export { assertAccountId } from './account-id.js';
+export type {
+  IssuerActivationRecord,
+  ActivateIssuerInput,
+  ActivationResult,
+} from './activation/issuer-activations.js';
 export type { EngineOptions } from './engine-options.js';
 export { EngineError } from './errors.js';
 export type { EngineErrorCode, FieldIssue } from './errors.js';
@@ -22,6 +44,11 @@ export type {
   TimerRow,
   TimerKind,
   IdempotencyRecord,
+  ApiKeyRow,
+  TestClockRow,
+  IssuerActivationRow,
+  AccessRequestRow,
+  TimerQuery,
   RunQuery,
   Page,
 } from './store/store-v1.js';
@@ -41,6 +68,7 @@ export type {
   AwaitingRecord,
   StageRecord,
   PostureRecord,
+  ActivationPosture,
   PosturePartyRecord,
   PostureRouteRecord,
   OutcomeRecord,

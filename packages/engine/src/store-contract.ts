@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { LifecycleRecord } from './lifecycle/lifecycle-record.js';
 import type { RunRecord } from './runs/run-record.js';
 import { isStoreError } from './store/store-error.js';
-import type { IdempotencyRecord, Scope, StoredRun, StoreV1, TimerRow } from './store/store-v1.js';
+import type {
+  ApiKeyRow,
+  IdempotencyRecord,
+  IssuerActivationRow,
+  Scope,
+  StoredRun,
+  StoreV1,
+  TimerRow,
+} from './store/store-v1.js';
 
 /** How the contract suite gets a fresh, empty store for each test. */
 export type StoreFactory = () => Promise<StoreV1> | StoreV1;
@@ -220,7 +228,9 @@ export function defineStoreContract(name: string, createStore: StoreFactory): vo
           expect(await tx.findRunByIdempotencyKey(scope, 'key-1')).toBeUndefined();
           expect((await tx.getRun(scope, 'prun_keep'))?.version).toBe(1);
           expect(await tx.listRecords(scope, 'prun_1')).toEqual([]);
-          expect(await tx.dueTimers('test', '2030-01-01T00:00:00.000Z', 10)).toEqual([]);
+          expect(
+            await tx.dueTimers({ environment: 'test' }, '2030-01-01T00:00:00.000Z', 10),
+          ).toEqual([]);
           expect(await tx.getIdempotencyRecord(scope, 'key-1')).toBeUndefined();
         });
         // The store stays usable after a rollback.
@@ -313,6 +323,10 @@ export function defineStoreContract(name: string, createStore: StoreFactory): vo
             timer('tmr_early', '2026-01-01T00:01:00.000Z', { kind: 'partner_response' }),
             timer('tmr_live', '2026-01-01T00:00:30.000Z', { environment: 'live' }),
             timer('tmr_other_run', '2026-01-01T00:05:00.000Z', { run_id: 'prun_2' }),
+            timer('tmr_other_account', '2026-01-01T00:04:00.000Z', {
+              run_id: 'prun_3',
+              account: 'acct_b',
+            }),
           ]),
         );
         await store.transaction(async (tx) => {
@@ -322,19 +336,41 @@ export function defineStoreContract(name: string, createStore: StoreFactory): vo
             'tmr_live',
           ]);
           expect(
-            (await tx.dueTimers('test', '2026-01-01T00:05:00.000Z', 10)).map((t) => t.id),
-          ).toEqual(['tmr_early', 'tmr_other_run']);
+            (await tx.dueTimers({ environment: 'test' }, '2026-01-01T00:05:00.000Z', 10)).map(
+              (t) => t.id,
+            ),
+          ).toEqual(['tmr_early', 'tmr_other_account', 'tmr_other_run']);
           expect(
-            (await tx.dueTimers('test', '2026-01-01T00:05:00.000Z', 1)).map((t) => t.id),
+            (await tx.dueTimers({ environment: 'test' }, '2026-01-01T00:05:00.000Z', 1)).map(
+              (t) => t.id,
+            ),
           ).toEqual(['tmr_early']);
-          expect((await tx.nextTimer('live'))?.id).toBe('tmr_live');
-          expect(await tx.dueTimers('test', '2026-01-01T00:00:59.000Z', 10)).toEqual([]);
+          expect((await tx.nextTimer({ environment: 'live' }))?.id).toBe('tmr_live');
+          // Per account: test clocks are per account, so are their timer queries.
+          expect(
+            (
+              await tx.dueTimers(
+                { environment: 'test', account: 'acct_b' },
+                '2026-01-01T00:05:00.000Z',
+                10,
+              )
+            ).map((t) => t.id),
+          ).toEqual(['tmr_other_account']);
+          expect((await tx.nextTimer({ environment: 'test', account: scope.account }))?.id).toBe(
+            'tmr_early',
+          );
+          expect(
+            await tx.dueTimers({ environment: 'test' }, '2026-01-01T00:00:59.000Z', 10),
+          ).toEqual([]);
           await tx.settleTimers(['tmr_early', 'tmr_live'], 'fired');
         });
         await store.transaction(async (tx) => {
           expect((await tx.pendingTimers('prun_1')).map((t) => t.id)).toEqual(['tmr_late']);
-          expect((await tx.nextTimer('test'))?.id).toBe('tmr_other_run');
-          expect(await tx.nextTimer('live')).toBeUndefined();
+          expect((await tx.nextTimer({ environment: 'test' }))?.id).toBe('tmr_other_account');
+          expect((await tx.nextTimer({ environment: 'test', account: scope.account }))?.id).toBe(
+            'tmr_other_run',
+          );
+          expect(await tx.nextTimer({ environment: 'live' })).toBeUndefined();
         });
         await expectStoreError(
           store.transaction((tx) =>
@@ -396,6 +432,134 @@ export function defineStoreContract(name: string, createStore: StoreFactory): vo
           expect(await tx.getIdempotencyRecord(scope, 'key-2')).toBeDefined();
           await tx.deleteIdempotencyRecord(scope, 'key-2');
           expect(await tx.getIdempotencyRecord(scope, 'key-2')).toBeUndefined();
+        });
+      }));
+
+    it('stores a run suspended before its machine started (null snapshot)', () =>
+      withStore(async (store) => {
+        const held = storedRun('prun_held', { status: 'suspended', snapshot: null });
+        await store.transaction((tx) => tx.insertRun(held));
+        await store.transaction(async (tx) => {
+          expect(await tx.getRun(scope, 'prun_held')).toEqual(held);
+          expect(
+            (await tx.listRuns(scope, { status: 'suspended', limit: 10 })).data.map((r) => r.id),
+          ).toEqual(['prun_held']);
+        });
+      }));
+
+    it('keeps one test clock per account that only its owner moves', () =>
+      withStore(async (store) => {
+        await store.transaction(async (tx) => {
+          expect(await tx.getTestClock('acct_a')).toBeUndefined();
+          expect(await tx.listTestClocks()).toEqual([]);
+          await tx.putTestClock({
+            account: 'acct_b',
+            offset_ms: 5_000,
+            updated_at: '2026-01-01T00:00:00.000Z',
+          });
+          await tx.putTestClock({
+            account: 'acct_a',
+            offset_ms: 1_000,
+            updated_at: '2026-01-01T00:00:00.000Z',
+          });
+          await tx.putTestClock({
+            account: 'acct_a',
+            offset_ms: 61_000,
+            updated_at: '2026-01-01T00:01:00.000Z',
+          });
+        });
+        await store.transaction(async (tx) => {
+          expect(await tx.getTestClock('acct_a')).toEqual({
+            account: 'acct_a',
+            offset_ms: 61_000,
+            updated_at: '2026-01-01T00:01:00.000Z',
+          });
+          expect(
+            (await tx.listTestClocks()).map((clock) => [clock.account, clock.offset_ms]),
+          ).toEqual([
+            ['acct_a', 61_000],
+            ['acct_b', 5_000],
+          ]);
+        });
+      }));
+
+    it('keeps API keys by secret hash, per account, and revokes them', () =>
+      withStore(async (store) => {
+        const key = (id: string, overrides: Partial<ApiKeyRow> = {}): ApiKeyRow => ({
+          id,
+          account: 'acct_a',
+          environment: 'test',
+          secret_hash: `sha256:${id.padStart(64, '0')}`,
+          last4: 'x7Qa',
+          description: null,
+          created_at: '2026-01-01T00:00:00.000Z',
+          revoked_at: null,
+          ...overrides,
+        });
+        await store.transaction(async (tx) => {
+          await tx.insertApiKey(key('key_1'));
+          await tx.insertApiKey(
+            key('key_2', { environment: 'live', created_at: '2026-01-02T00:00:00.000Z' }),
+          );
+          await tx.insertApiKey(key('key_3', { account: 'acct_b' }));
+        });
+        await expectStoreError(
+          store.transaction((tx) =>
+            tx.insertApiKey(key('key_4', { secret_hash: key('key_1').secret_hash })),
+          ),
+          'duplicate_key',
+        );
+        await expectStoreError(
+          store.transaction((tx) => tx.insertApiKey(key('key_1'))),
+          'duplicate_key',
+        );
+        await store.transaction(async (tx) => {
+          expect(await tx.findApiKeyByHash(key('key_3').secret_hash)).toEqual(
+            key('key_3', { account: 'acct_b' }),
+          );
+          expect(await tx.findApiKeyByHash('sha256:unknown')).toBeUndefined();
+          expect(await tx.getApiKey('acct_b', 'key_1')).toBeUndefined();
+          expect((await tx.listApiKeys('acct_a')).map((row) => row.id)).toEqual(['key_1', 'key_2']);
+          await tx.updateApiKey({ ...key('key_1'), revoked_at: '2026-01-03T00:00:00.000Z' });
+        });
+        await store.transaction(async (tx) => {
+          expect((await tx.getApiKey('acct_a', 'key_1'))?.revoked_at).toBe(
+            '2026-01-03T00:00:00.000Z',
+          );
+          expect((await tx.findApiKeyByHash(key('key_1').secret_hash))?.revoked_at).toBe(
+            '2026-01-03T00:00:00.000Z',
+          );
+        });
+      }));
+
+    it('keeps one issuer activation per account and scenario', () =>
+      withStore(async (store) => {
+        const activation = (overrides: Partial<IssuerActivationRow> = {}): IssuerActivationRow => ({
+          account: 'acct_a',
+          scenario: 'reserve-usd-cycle',
+          status: 'active',
+          reference: 'ISS-1',
+          activated_at: '2026-01-01T00:00:00.000Z',
+          revoked_at: null,
+          ...overrides,
+        });
+        await store.transaction(async (tx) => {
+          await tx.putIssuerActivation(activation());
+          await tx.putIssuerActivation(activation({ scenario: 'bridge-routing' }));
+          await tx.putIssuerActivation(activation({ account: 'acct_b' }));
+          await tx.putIssuerActivation(
+            activation({ status: 'revoked', revoked_at: '2026-01-02T00:00:00.000Z' }),
+          );
+        });
+        await store.transaction(async (tx) => {
+          expect((await tx.getIssuerActivation('acct_a', 'reserve-usd-cycle'))?.status).toBe(
+            'revoked',
+          );
+          expect(await tx.getIssuerActivation('acct_c', 'reserve-usd-cycle')).toBeUndefined();
+          expect((await tx.listIssuerActivations('acct_a')).map((row) => row.scenario)).toEqual([
+            'bridge-routing',
+            'reserve-usd-cycle',
+          ]);
         });
       }));
   });

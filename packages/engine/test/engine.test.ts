@@ -5,11 +5,11 @@ import {
   createEngine,
   createMemoryStore,
   createVirtualClock,
-  EngineError,
   seededIds,
   type Engine,
   type Scope,
 } from '../src/index.js';
+import { expectEngineError } from './expect-engine-error.js';
 import { catalogueScenarios } from './scenarios.js';
 
 const scope: Scope = { account: 'acct_demo', environment: 'test' };
@@ -31,16 +31,6 @@ function newEngine(seed = 'engine-test'): Engine {
     testClock: createVirtualClock('2026-03-02T09:00:00.000Z'),
     ids: seededIds(seed),
   });
-}
-
-async function expectEngineError(promise: Promise<unknown>, code: string): Promise<EngineError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(EngineError);
-  expect((error as EngineError).code).toBe(code);
-  return error as EngineError;
 }
 
 describe('wallet-delivery@v1 in the test environment', () => {
@@ -76,9 +66,9 @@ describe('wallet-delivery@v1 in the test environment', () => {
     ]);
 
     // The chain analytics partner answers after its simulated latency (PT20S).
-    await engine.advanceTestClock(19);
+    await engine.advanceTestClock(scope.account, 19);
     expect((await engine.getRun(scope, run.id)).awaiting?.step).toBe('screen_destination');
-    await engine.advanceTestClock(1);
+    await engine.advanceTestClock(scope.account, 1);
     const screened = await engine.getRun(scope, run.id);
     expect(screened).toMatchObject({
       stage: 'release',
@@ -105,7 +95,7 @@ describe('wallet-delivery@v1 in the test environment', () => {
       party: 'custodian',
     });
 
-    await engine.advanceTestClock(60);
+    await engine.advanceTestClock(scope.account, 60);
     const done = await engine.getRun(scope, run.id);
     expect(done).toMatchObject({
       status: 'completed',
@@ -250,14 +240,14 @@ describe('wallet-delivery@v1 in the test environment', () => {
       sandbox: { responseDelayMs: 3_600_000 },
     });
     const { run } = await engine.createRun(scope, { scenario_id: 'wallet-delivery@v1', inputs });
-    await engine.advanceTestClock(600);
+    await engine.advanceTestClock(scope.account, 600);
     const after = await engine.getRun(scope, run.id);
     expect(after).toMatchObject({
       status: 'faulted',
       outcome: { step: 'screen_destination', reason: 'handoff_timed_out' },
     });
     // The simulated answer that arrives later changes nothing.
-    await engine.advanceTestClock(3_600);
+    await engine.advanceTestClock(scope.account, 3_600);
     expect((await engine.getRun(scope, run.id)).updated_at).toBe(after.updated_at);
   });
 
@@ -322,14 +312,14 @@ describe('wallet-delivery@v1 in the test environment', () => {
     const history = async () => {
       const engine = newEngine('same-seed');
       const { run } = await engine.createRun(scope, { scenario_id: 'wallet-delivery@v1', inputs });
-      await engine.advanceTestClock(30);
+      await engine.advanceTestClock(scope.account, 30);
       await engine.signal(scope, run.id, {
         kind: 'approval',
         step: 'release_approval',
         decision: 'approve',
         approver: 'x',
       });
-      await engine.advanceTestClock(60);
+      await engine.advanceTestClock(scope.account, 60);
       return JSON.stringify(await engine.listEvents(scope, run.id));
     };
     expect(await history()).toBe(await history());
@@ -342,7 +332,7 @@ describe('wallet-delivery@v1 in the test environment', () => {
       ids.push(
         (await engine.createRun(scope, { scenario_id: 'wallet-delivery@v1', inputs })).run.id,
       );
-      await engine.advanceTestClock(1);
+      await engine.advanceTestClock(scope.account, 1);
     }
     const first = await engine.listRuns(scope, { limit: 2 });
     expect(first.data.map((run) => run.id)).toEqual([ids[2], ids[1]]);
@@ -381,15 +371,18 @@ describe('safety of partner answers and retries', () => {
       round < 20 && (await engine.getRun(scope, run.id)).awaiting?.kind !== 'approval';
       round += 1
     ) {
-      const due = await engine.nextTimerDue('test');
+      const due = await engine.nextTimerDue(scope);
       await engine.advanceTestClock(
-        Math.max(1, (new Date(due!).getTime() - engine.now('test').getTime()) / 1000),
+        scope.account,
+        Math.max(1, (new Date(due!).getTime() - (await engine.now(scope)).getTime()) / 1000),
       );
     }
     const waiting = await engine.getRun(scope, run.id);
     expect(waiting.awaiting).toMatchObject({ kind: 'approval', step: 'payer_approval' });
     await engine.advanceTestClock(
-      (new Date(waiting.awaiting!.deadline!).getTime() - engine.now('test').getTime()) / 1000,
+      scope.account,
+      (new Date(waiting.awaiting!.deadline!).getTime() - (await engine.now(scope)).getTime()) /
+        1000,
     );
     const retried = await engine.getRun(scope, run.id);
     expect(retried.awaiting).toMatchObject({ kind: 'handoff', step: 'lock_fx_quote' });
@@ -490,7 +483,7 @@ stages:
       decision: 'approve',
       approver: 'a',
     });
-    await engine.advanceTestClock(2);
+    await engine.advanceTestClock(scope.account, 2);
     const after = await engine.getRun(scope, run.id);
     expect(after).toMatchObject({
       status: 'faulted',

@@ -106,7 +106,7 @@ describe('evidence in the engine', () => {
     expect(faultedTypes.slice(-2)).toEqual(['program_run.faulted', 'program_run.evidence.sealed']);
 
     const waiting = await engine.createRun(scope, { scenario_id: 'wallet-delivery@v1', inputs });
-    await engine.advanceTestClock(30);
+    await engine.advanceTestClock(scope.account, 30);
     await engine.signal(scope, waiting.run.id, { kind: 'cancel', reason: 'test' });
     const cancelled = await engine.listEvents(scope, waiting.run.id);
     expect(cancelled.at(-1)).toMatchObject({

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { canonicalize, CanonicalJsonError } from '../src/canonical-json.js';
-import { parseStrictJson, StrictJsonError } from '../src/strict-json.js';
+import { MAX_JSON_DEPTH, parseStrictJson, StrictJsonError } from '../src/strict-json.js';
 
 const vector = (path: string): string =>
   readFileSync(new URL(`./vectors/jcs/${path}`, import.meta.url), 'utf8');
@@ -125,5 +125,33 @@ describe('parseStrictJson', () => {
       expect(parseStrictJson(text)).toEqual(JSON.parse(text));
     }
     expect(() => parseStrictJson('{"a":')).toThrow(StrictJsonError);
+  });
+
+  it('says what is wrong and where, as data', () => {
+    const caught = (text: string) => {
+      try {
+        parseStrictJson(text);
+      } catch (error) {
+        return error as StrictJsonError;
+      }
+      throw new Error('expected a StrictJsonError');
+    };
+    expect(caught('{"inputs":{"amount":"1.00","amount":"9.00"}}')).toMatchObject({
+      problem: 'duplicate_key',
+      pointer: '/inputs',
+      key: 'amount',
+    });
+    expect(caught('{"a/b":{"x":1,"x":2}}').pointer).toBe('/a~1b');
+    expect(caught('{').problem).toBe('not_json');
+  });
+
+  it(`refuses nesting deeper than ${MAX_JSON_DEPTH} levels without overflowing the stack`, () => {
+    const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    expect(parseStrictJson(nested(MAX_JSON_DEPTH))).toBeDefined();
+    expect(() => parseStrictJson(nested(MAX_JSON_DEPTH + 1))).toThrow(/nested deeper/);
+    expect(() => parseStrictJson(nested(50_000))).toThrow(StrictJsonError);
+    expect(() => parseStrictJson('{"a":'.repeat(30_000) + '1' + '}'.repeat(30_000))).toThrow(
+      StrictJsonError,
+    );
   });
 });

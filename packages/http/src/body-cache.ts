@@ -82,13 +82,42 @@ export function rememberRequestBytes(request: Request, bytes: Uint8Array): Reque
 }
 
 /**
- * The body bytes of a Request: remembered if the adapter built it, otherwise read.
+ * The body bytes of a Request: remembered if the adapter built it, otherwise read from its
+ * stream, stopping as soon as it grows past `maxBytes` (then `'too_large'`), so a chunked
+ * upload without `Content-Length` is never buffered beyond the limit (fetch handler, Hono,
+ * Bun, Deno, Workers).
  *
  * @example
  * ```ts
- * const bytes = await requestBodyBytes(request);
+ * const bytes = await requestBodyBytes(request, 65536);
+ * if (bytes === 'too_large') throw new HttpError('payload_too_large', '…');
  * ```
  */
-export async function requestBodyBytes(request: Request): Promise<Uint8Array> {
-  return requestBytes.get(request) ?? new Uint8Array(await request.arrayBuffer());
+export async function requestBodyBytes(
+  request: Request,
+  maxBytes: number,
+): Promise<Uint8Array | 'too_large'> {
+  const remembered = requestBytes.get(request);
+  if (remembered) return remembered.byteLength > maxBytes ? 'too_large' : remembered;
+  if (request.body === null) return new Uint8Array(0);
+  const reader = (request.body as ReadableStream<Uint8Array>).getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return 'too_large';
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
 }

@@ -1,29 +1,48 @@
 import type { Engine } from '@programrun/engine';
 import { randomBase62 } from '@programrun/engine';
+import { createKeyStoreAuthenticator } from './auth/api-key-authenticator.js';
+import { assertPrincipal } from './auth/assert-principal.js';
 import type { Authenticate, Principal } from './auth/principal.js';
 import { HttpError } from './errors/http-error.js';
 import type { IdempotencyPolicy } from './idempotency/idempotency.js';
+import {
+  createTokenBucketLimiter,
+  DEFAULT_RATE_LIMIT,
+  type RateLimiter,
+  type RateLimitPolicy,
+} from './rate-limit/token-bucket.js';
 import { DEFAULT_MAX_BODY_BYTES } from './request-body.js';
-import { matchRoute, type Route } from './router.js';
+import { matchRoute } from './router.js';
+import { ROUTES } from './routes/all-routes.js';
 import { problemResponse } from './routes/answer-errors.js';
-import { evidenceRoutes } from './routes/evidence.js';
-import { programRunRoutes } from './routes/program-runs.js';
-import { scenarioRoutes } from './routes/scenarios.js';
-import { signalRoutes } from './routes/signals.js';
-import { testHelperRoutes } from './routes/test-helpers.js';
 
 /** Options of {@link createHandler}. */
 export interface HandlerOptions {
   readonly engine: Engine;
-  /** Resolves the caller; see `createApiKeyAuthenticator`. */
-  readonly authenticate: Authenticate;
+  /**
+   * Resolves the caller. @default Bearer API keys from `engine.apiKeys`
+   * (`createKeyStoreAuthenticator`). Hosts with their own auth return their principal.
+   */
+  readonly authenticate?: Authenticate;
+  /**
+   * Requests per credential: a token-bucket policy, a limiter of your own (shared across
+   * processes), or `false` when the host limits rates itself.
+   * @default 100 requests/s, bursts of 200, per credential, in this process
+   */
+  readonly rateLimit?: false | Partial<RateLimitPolicy> | RateLimiter;
   /** Largest accepted body. @default 65536 */
   readonly maxBodyBytes?: number;
   /** Idempotency-Key retention and lock. @default 24 h retention, 60 s lock, system clock */
   readonly idempotency?: Partial<IdempotencyPolicy>;
 }
 
-const ANONYMOUS: Principal = { account: 'anonymous', environment: 'test', keyHint: 'none' };
+const ANONYMOUS: Principal = { account: 'anonymous', environment: 'test', credentialId: 'none' };
+
+function limiterOf(option: HandlerOptions['rateLimit']): RateLimiter | null {
+  if (option === false) return null;
+  if (option && 'take' in option) return option;
+  return createTokenBucketLimiter({ ...DEFAULT_RATE_LIMIT, ...option });
+}
 
 /** The whole HTTP surface as one function; adapters convert to and from it. */
 export interface Handler {
@@ -32,23 +51,16 @@ export interface Handler {
   readonly maxBodyBytes: number;
 }
 
-const ROUTES: readonly Route[] = [
-  ...programRunRoutes,
-  ...signalRoutes,
-  ...evidenceRoutes,
-  ...scenarioRoutes,
-  ...testHelperRoutes,
-];
-
 /**
  * Creates the `/v1` handler: `handle(request)` authenticates, routes, and answers JSON
  * or RFC 9457 problem+json with a stable `code`; every response carries `Request-Id`.
  *
  * @example
  * ```ts
- * const handler = createHandler({ engine, authenticate: createApiKeyAuthenticator(keys) });
+ * const { secret } = await engine.apiKeys.create({ account: 'acct_demo', environment: 'test' });
+ * const handler = createHandler({ engine });
  * const response = await handler.handle(new Request('http://localhost/v1/scenarios', {
- *   headers: { authorization: `Bearer ${key}` },
+ *   headers: { authorization: `Bearer ${secret}` },
  * }));
  * ```
  */
@@ -59,6 +71,8 @@ export function createHandler(options: HandlerOptions): Handler {
     now: options.idempotency?.now ?? (() => new Date()),
   };
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const authenticate = options.authenticate ?? createKeyStoreAuthenticator(options.engine.apiKeys);
+  const limiter = limiterOf(options.rateLimit);
 
   async function route(request: Request, requestId: string): Promise<Response> {
     const url = new URL(request.url);
@@ -75,12 +89,25 @@ export function createHandler(options: HandlerOptions): Handler {
         },
       );
     }
-    const principal = match.route.public ? ANONYMOUS : await options.authenticate(request);
+    const principal = match.route.public ? ANONYMOUS : await authenticate(request);
     if (!principal) {
       throw new HttpError(
         'unauthorized',
         'Send Authorization: Bearer <key> with a valid programrun API key.',
       );
+    }
+    if (!match.route.public) {
+      assertPrincipal(principal);
+      const decision = await limiter?.take(
+        `${principal.account}\u0000${principal.environment}\u0000${principal.credentialId}`,
+      );
+      if (decision && !decision.allowed) {
+        throw new HttpError(
+          'rate_limited',
+          `Too many requests for this API key; retry in ${decision.retryAfterSeconds} s.`,
+          { headers: { 'retry-after': String(decision.retryAfterSeconds) } },
+        );
+      }
     }
     return match.route.handle({
       request,

@@ -1,7 +1,8 @@
 export { createHandler } from './handler.js';
 export type { Handler, HandlerOptions } from './handler.js';
-export { createApiKeyAuthenticator, environmentOfKey } from './auth/api-key-authenticator.js';
-export type { ApiKeyEntry } from './auth/api-key-authenticator.js';
+export { createKeyStoreAuthenticator, bearerToken } from './auth/api-key-authenticator.js';
+export { createTokenBucketLimiter, DEFAULT_RATE_LIMIT } from './rate-limit/token-bucket.js';
+export type { RateLimiter, RateLimitPolicy, RateLimitDecision } from './rate-limit/token-bucket.js';
 export type { Authenticate, Principal } from './auth/principal.js';
 export { ERROR_CATALOGUE, isErrorCode } from './errors/error-catalogue.js';
 export type { ErrorCode } from './errors/error-catalogue.js';
@@ -19,3 +20,14 @@ export {
   clockAdvanceBodySchema,
   accessRequestBodySchema,
 } from './request-schemas.js';
+export { buildOpenApiDocument } from './openapi/build-openapi-document.js';
+export type { OpenApiDocument } from './openapi/build-openapi-document.js';
+export { OPENAPI_MEDIA_TYPE } from './openapi/operations/openapi.js';
+export { programRunSchema, programRunListSchema, runStatusSchema } from './schemas/program-run.js';
+export { lifecycleRecordSchema, lifecycleRecordListSchema } from './schemas/lifecycle-record.js';
+export { scenarioSchema, scenarioListSchema } from './schemas/scenario.js';
+export { accessRequestRecordSchema } from './schemas/access-request.js';
+export { evidenceEnvelopeSchema, evidenceKeySchema, jwksSchema } from './schemas/evidence.js';
+export { testClockSchema } from './schemas/test-clock.js';
+export { problemSchema, problemFieldSchema } from './schemas/problem.js';
+export { openApiDocumentSchema } from './schemas/openapi-document.js';

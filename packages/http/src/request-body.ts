@@ -1,3 +1,4 @@
+import { parseStrictJson, StrictJsonError } from '@programrun/evidence';
 import { isOversized, requestBodyBytes } from './body-cache.js';
 import { HttpError } from './errors/http-error.js';
 
@@ -12,8 +13,10 @@ import { HttpError } from './errors/http-error.js';
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
 /**
- * Reads a JSON object body: `application/json` only, at most `maxBytes`, a JSON object.
- * An empty body reads as `{}` when `allowEmpty` (e.g. cancel).
+ * Reads a JSON object body: `application/json` only, at most `maxBytes`, UTF-8, a JSON
+ * object without duplicate keys (400 `duplicate_json_key`: parsers disagree on which value
+ * wins, so a repeated key could mean different money to different readers). An empty body
+ * reads as `{}` when `allowEmpty` (e.g. cancel).
  *
  * @example
  * ```ts
@@ -31,8 +34,8 @@ export async function readJsonBody(
       `The body is larger than the limit of ${options.maxBytes} bytes.`,
     );
   }
-  const bytes = await requestBodyBytes(request);
-  if (bytes.byteLength > options.maxBytes) {
+  const bytes = await requestBodyBytes(request, options.maxBytes);
+  if (bytes === 'too_large') {
     throw new HttpError(
       'payload_too_large',
       `The body is larger than the limit of ${options.maxBytes} bytes.`,
@@ -47,11 +50,33 @@ export async function readJsonBody(
       `Content-Type must be application/json, not "${contentType || '(none)'}".`,
     );
   }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new HttpError('malformed_json', 'The body is not valid UTF-8.');
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    parsed = parseStrictJson(text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : 'unreadable';
+    if (error instanceof StrictJsonError && error.problem === 'duplicate_key') {
+      // A repeated key is ambiguous (parsers keep the first or the last): refuse it.
+      throw new HttpError(
+        'duplicate_json_key',
+        `The body names "${error.key}" twice in the object at ${error.pointer || '/'}.`,
+        {
+          errors: [
+            {
+              pointer: `${error.pointer}/${(error.key ?? '').replace(/~/g, '~0').replace(/\//g, '~1')}`,
+              code: 'duplicate_json_key',
+              message: 'appears more than once in its object',
+            },
+          ],
+        },
+      );
+    }
+    const reason = error instanceof Error ? error.message.replace(/^not JSON: /, '') : 'unreadable';
     throw new HttpError('malformed_json', `The body is not valid JSON: ${reason}.`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {

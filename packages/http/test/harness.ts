@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import {
   compile,
@@ -8,6 +6,7 @@ import {
   type CompiledScenario,
 } from '@programrun/dsl';
 import {
+  apiKeyChecksum,
   createEngine,
   createMemoryStore,
   createVirtualClock,
@@ -15,12 +14,22 @@ import {
   type Engine,
 } from '@programrun/engine';
 import { createKeySet, generateEd25519Jwk, type EvidenceKeySet } from '@programrun/evidence';
-import { createApiKeyAuthenticator, createHandler } from '../src/index.js';
-import { createNodeListener } from '../src/node.js';
+import { createHandler, type Handler, type HandlerOptions } from '../src/index.js';
+import { listen, type Adapter } from './adapter-servers.js';
+import { checkResponseAgainstOpenApi } from './openapi-conformance.js';
 
-export const TEST_KEY = 'pr_test_4eC39HqLyjWDarjtT1zdp7dc';
-export const OTHER_TEST_KEY = 'pr_test_Zz9yXw8vUt7sRq6pOn5mLk4j';
-export const LIVE_KEY = 'pr_live_9aB8cD7eF6gH5iJ4kL3mN2oP';
+export { ADAPTERS, type Adapter } from './adapter-servers.js';
+
+/** A well-formed key (valid checksum) with a fixed random part, so tests can name it. */
+const fixedKey = (prefix: 'pr_test_' | 'pr_live_', random: string): string =>
+  `${prefix}${random}${apiKeyChecksum(prefix, random)}`;
+
+/** Test key of account `acct_one`. */
+export const TEST_KEY = fixedKey('pr_test_', '4eC39HqLyjWDarjtT1zdp7dc00000001');
+/** Test key of account `acct_two`. */
+export const OTHER_TEST_KEY = fixedKey('pr_test_', 'Zz9yXw8vUt7sRq6pOn5mLk4j00000002');
+/** Live key of account `acct_one`. */
+export const LIVE_KEY = fixedKey('pr_live_', '9aB8cD7eF6gH5iJ4kL3mN2oP00000003');
 
 let scenarios: Promise<CompiledScenario[]> | undefined;
 function catalogue(): Promise<CompiledScenario[]> {
@@ -55,7 +64,13 @@ export const evidenceKeys: EvidenceKeySet = createKeySet([
   { key: generateEd25519Jwk(), status: 'active' },
 ]);
 
-export async function startTestServer(): Promise<TestServer> {
+/**
+ * A fresh engine on a virtual clock and its handler, accepting the keys above (seeded in
+ * the engine's key store). Rate limits are high unless `handlerOptions` say otherwise.
+ */
+export async function createTestHandler(
+  handlerOptions: Partial<HandlerOptions> = {},
+): Promise<{ engine: Engine; handler: Handler }> {
   const engine = createEngine({
     store: createMemoryStore(),
     scenarios: await catalogue(),
@@ -63,17 +78,41 @@ export async function startTestServer(): Promise<TestServer> {
     ids: seededIds('http-test'),
     evidence: { keys: evidenceKeys },
   });
+  await engine.apiKeys.create({ account: 'acct_one', environment: 'test', secret: TEST_KEY });
+  await engine.apiKeys.create({ account: 'acct_two', environment: 'test', secret: OTHER_TEST_KEY });
+  await engine.apiKeys.create({ account: 'acct_one', environment: 'live', secret: LIVE_KEY });
   const handler = createHandler({
     engine,
-    authenticate: createApiKeyAuthenticator([
-      { key: TEST_KEY, account: 'acct_one' },
-      { key: OTHER_TEST_KEY, account: 'acct_two' },
-      { key: LIVE_KEY, account: 'acct_one' },
-    ]),
+    rateLimit: { requestsPerSecond: 100_000, burst: 100_000 },
+    ...handlerOptions,
   });
-  const server: Server = createServer(createNodeListener(handler));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { engine, handler };
+}
+
+/**
+ * Fails the test when a `/v1` answer deviates from the OpenAPI document (status, headers,
+ * body schema): every HTTP suite checks the document as a side effect.
+ */
+async function conformsToOpenApi(method: string, path: string, response: Response) {
+  if (!/^\/v1(\/|$|\?)/.test(path)) return response;
+  const bodyText = await response.clone().text();
+  const problems = checkResponseAgainstOpenApi(method, path, {
+    status: response.status,
+    headers: response.headers,
+    bodyText,
+  });
+  if (problems.length > 0) {
+    throw new Error(
+      `The answer does not match docs/reference/openapi.json:\n${problems.join('\n')}`,
+    );
+  }
+  return response;
+}
+
+/** Starts a fresh engine and handler behind `adapter` (node:http by default). */
+export async function startTestServer(adapter: Adapter = 'node'): Promise<TestServer> {
+  const { engine, handler } = await createTestHandler();
+  const { baseUrl, close } = await listen(adapter, handler);
   return {
     baseUrl,
     engine,
@@ -90,11 +129,8 @@ export async function startTestServer(): Promise<TestServer> {
         method,
         headers,
         ...(body === undefined ? {} : { body }),
-      });
+      }).then((response) => conformsToOpenApi(method, path, response));
     },
-    close: () =>
-      new Promise<void>((resolve, reject) =>
-        server.close((error) => (error ? reject(error) : resolve())),
-      ),
+    close,
   };
 }

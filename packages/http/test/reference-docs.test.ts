@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { openApiReferenceJson } from '../src/openapi/reference-json.js';
 import { errorCatalogueMarkdown, lifecycleEventsMarkdown } from '../src/reference-docs.js';
 
 const read = (name: string): string =>
@@ -15,5 +16,9 @@ describe('generated reference pages', () => {
     expect(read('lifecycle-events.md'), `lifecycle-events.md ${stale}`).toBe(
       lifecycleEventsMarkdown(),
     );
+  });
+
+  it('docs/reference/openapi.json matches buildOpenApiDocument()', () => {
+    expect(read('openapi.json'), `openapi.json ${stale}`).toBe(openApiReferenceJson());
   });
 });

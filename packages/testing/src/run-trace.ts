@@ -86,11 +86,11 @@ export async function runTrace(
 
   const expire = async (): Promise<void> => {
     const deadline = run.awaiting?.deadline;
-    const now = engine.now('test').getTime();
+    const now = (await engine.now(SCOPE)).getTime();
     const seconds = deadline
       ? Math.max(1, Math.ceil((new Date(deadline).getTime() - now) / 1000) + 1)
       : 24 * 3600;
-    await engine.advanceTestClock(seconds);
+    await engine.advanceTestClock(SCOPE.account, seconds);
     run = await engine.getRun(SCOPE, run.id);
   };
 
@@ -121,16 +121,16 @@ export async function runTrace(
         );
       }
       case 'advance':
-        await engine.advanceTestClock(action.seconds);
+        await engine.advanceTestClock(SCOPE.account, action.seconds);
         run = await engine.getRun(SCOPE, run.id);
         log.push(`advance ${action.seconds}s`);
         return;
       case 'next': {
-        const due = await engine.nextTimerDue('test');
-        const now = engine.now('test').getTime();
+        const due = await engine.nextTimerDue(SCOPE);
+        const now = (await engine.now(SCOPE)).getTime();
         const seconds =
           due === null ? 60 : Math.max(0, Math.ceil((new Date(due).getTime() - now) / 1000));
-        await engine.advanceTestClock(seconds);
+        await engine.advanceTestClock(SCOPE.account, seconds);
         run = await engine.getRun(SCOPE, run.id);
         log.push(`next (+${seconds}s)`);
         return;

@@ -10,6 +10,10 @@
 export const LIFECYCLE_EVENT_TYPES = {
   'program_run.created':
     'The run was created; data holds the scenario digest, environment, track and inputs digest.',
+  'program_run.suspended':
+    'A live run of a restricted scenario was held in intake: its account has no issuer activation yet. No step runs until it has.',
+  'program_run.resumed':
+    "The account's issuer activation arrived: the suspended run leaves intake and its first stage starts.",
   'program_run.stage.started': 'A stage (operating chapter) started.',
   'program_run.stage.completed': 'Every step of a stage finished and the run moved on.',
   'program_run.stage.rewound':

@@ -1,8 +1,14 @@
 import type { CompiledScenario, PersistedSnapshot, RunState } from '@programrun/dsl';
 import type { JsonObject, Sha256Digest } from '@programrun/evidence';
 import type { TimerRow } from '../store/store-v1.js';
-import { computePosture } from './posture.js';
-import type { AwaitingRecord, RunRecord, RunStatus, StageRecord } from './run-record.js';
+import { computePosture, NO_ACTIVATION_REQUIRED } from './posture.js';
+import type {
+  ActivationPosture,
+  AwaitingRecord,
+  RunRecord,
+  RunStatus,
+  StageRecord,
+} from './run-record.js';
 
 /** Everything that determines a run record at one point in time. */
 export interface RunRecordInput {
@@ -20,6 +26,8 @@ export interface RunRecordInput {
   readonly createdAt: string;
   readonly updatedAt: string;
   readonly previous: RunRecord | null;
+  /** The activation posture; carried over from `previous` when absent. */
+  readonly activation?: ActivationPosture;
 }
 
 /** The run status of a machine state: `waiting` whenever something is awaited. */
@@ -96,7 +104,12 @@ export function buildRunRecord(input: RunRecordInput): RunRecord {
     session_id: input.sessionId,
     source_path: input.sourcePath,
     inputs: input.inputs,
-    posture: computePosture(compiled, input.environment, snapshot.context),
+    posture: computePosture(
+      compiled,
+      input.environment,
+      snapshot.context,
+      input.activation ?? input.previous?.posture.activation ?? NO_ACTIVATION_REQUIRED,
+    ),
     policy: compiled.policyState(snapshot.context),
     stages: input.stages,
     evidence: { chain_head: input.chainHead, exportable: false },

@@ -6,7 +6,7 @@ import type { Scope, StoredRun, StoreTransactionV1 } from '../store/store-v1.js'
 import { planTimers } from '../timers/timer-plan.js';
 import type { SandboxOptions } from '../timers/sandbox-partners.js';
 import { buildRunRecord, statusOf } from './build-run-record.js';
-import { FINAL_STATUSES } from './run-record.js';
+import { FINAL_STATUSES, type ActivationPosture } from './run-record.js';
 import { advanceStages, initialStages } from './stage-progress.js';
 
 /** A new run's fixed attributes. */
@@ -33,6 +33,8 @@ export interface CommitStepInput {
   /** The timer whose firing caused this step. */
   readonly firedTimerId?: string;
   readonly sandbox: SandboxOptions;
+  /** The run's activation posture; by default the previous record's (or none required). */
+  readonly activation?: ActivationPosture;
 }
 
 /**
@@ -111,6 +113,7 @@ export async function commitStep(
     createdAt: previous?.record.created_at ?? nowIso,
     updatedAt: nowIso,
     previous: previous?.record ?? null,
+    ...(input.activation ? { activation: input.activation } : {}),
   });
   const run: StoredRun = {
     id: runId,

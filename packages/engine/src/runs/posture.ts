@@ -1,5 +1,20 @@
 import type { CompiledScenario, RunContext, RunEnvironment } from '@programrun/dsl';
-import type { PosturePartyRecord, PostureRecord } from './run-record.js';
+import type { ActivationPosture, PosturePartyRecord, PostureRecord } from './run-record.js';
+
+/**
+ * The activation posture of runs that need none (test runs, tracks other than restricted).
+ *
+ * @example
+ * ```ts
+ * computePosture(compiled, 'test', context, NO_ACTIVATION_REQUIRED).activation.status; // 'not_required'
+ * ```
+ */
+export const NO_ACTIVATION_REQUIRED: ActivationPosture = {
+  required: false,
+  status: 'not_required',
+  reference: null,
+  activated_at: null,
+};
 
 type Holdings = ReadonlyMap<
   string,
@@ -44,13 +59,14 @@ function holdingsOf(compiled: CompiledScenario): Holdings {
  *
  * @example
  * ```ts
- * computePosture(compiled, 'test', context).execution; // 'simulated'
+ * computePosture(compiled, 'test', context, NO_ACTIVATION_REQUIRED).execution; // 'simulated'
  * ```
  */
 export function computePosture(
   compiled: CompiledScenario,
   environment: RunEnvironment,
   context: RunContext,
+  activation: ActivationPosture,
 ): PostureRecord {
   const { definition } = compiled;
   const holdings = holdingsOf(compiled);
@@ -79,6 +95,7 @@ export function computePosture(
     asset_track: definition.asset_track,
     execution:
       environment === 'test' ? 'simulated' : notExecutable ? 'not_executable' : 'partner_executed',
+    activation,
     parties,
     routes: Object.entries(context.route_selections).map(([step, selection]) => ({
       step,

@@ -63,12 +63,26 @@ export interface PostureRouteRecord {
   readonly reason: string | null;
 }
 
+/**
+ * Whether the run needed an issuer activation (live runs of `restricted` scenarios) and
+ * whether the account has it: `pending` while the run waits `suspended` in intake.
+ */
+export interface ActivationPosture {
+  readonly required: boolean;
+  readonly status: 'not_required' | 'pending' | 'active';
+  /** The issuer's reference of the activation the run started under. */
+  readonly reference: string | null;
+  readonly activated_at: string | null;
+}
+
 /** The operating posture of a run. */
 export interface PostureRecord {
   readonly environment: RunEnvironment;
   readonly asset_track: AssetTrack;
   /** `simulated` in test; `partner_executed` in live; `not_executable` when a track cannot run live. */
   readonly execution: 'simulated' | 'partner_executed' | 'not_executable';
+  /** Issuer activation of the account for this scenario (restricted track, live). */
+  readonly activation: ActivationPosture;
   readonly parties: readonly PosturePartyRecord[];
   readonly routes: readonly PostureRouteRecord[];
 }

@@ -33,13 +33,13 @@ export function explainRefusal(
   signal: Signal,
 ): SignalVerdict {
   const record = run.record;
-  const context = run.snapshot.context;
-  if (signal.kind === 'handoff') {
+  const context = run.snapshot?.context;
+  if (signal.kind === 'handoff' && context) {
     const known = context.handoffs[signal.step];
     if (known && known.outcome === signal.outcome && known.reference === signal.reference)
       return { duplicate: true };
   }
-  if (signal.kind === 'approval') {
+  if (signal.kind === 'approval' && context) {
     const decided = (context.approvals[signal.step] ?? []).find(
       (item) => item.approver === signal.approver,
     );
@@ -73,7 +73,7 @@ export function explainRefusal(
         );
       }
       if (
-        (context.approvals[signal.step] ?? []).some((item) => item.approver === signal.approver)
+        (context?.approvals[signal.step] ?? []).some((item) => item.approver === signal.approver)
       ) {
         return refuse(
           'approver_already_decided',

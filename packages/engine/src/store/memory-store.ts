@@ -3,6 +3,10 @@ import type { LifecycleRecord } from '../lifecycle/lifecycle-record.js';
 import { StoreError } from './store-error.js';
 import type {
   AccessRequestRow,
+  ApiKeyRow,
+  IssuerActivationRow,
+  TestClockRow,
+  TimerQuery,
   IdempotencyRecord,
   Page,
   RunQuery,
@@ -27,6 +31,10 @@ interface MemoryState {
   pendingByRun: Map<string, readonly TimerRow[]>;
   idempotency: Map<string, IdempotencyRecord>;
   accessRequests: Map<string, AccessRequestRow>;
+  testClocks: Map<string, TestClockRow>;
+  apiKeys: Map<string, ApiKeyRow>;
+  apiKeysByHash: Map<string, string>;
+  activations: Map<string, IssuerActivationRow>;
 }
 
 /**
@@ -182,22 +190,26 @@ class MemoryTransaction implements StoreTransactionV1 {
     return Promise.resolve();
   }
 
-  dueTimers(environment: RunEnvironment, now: string, limit: number): Promise<TimerRow[]> {
+  dueTimers(query: TimerQuery, now: string, limit: number): Promise<TimerRow[]> {
     return Promise.resolve(
-      this.#pending(environment)
+      this.#pending(query)
         .filter((timer) => timer.due_at <= now)
         .slice(0, limit),
     );
   }
 
-  nextTimer(environment: RunEnvironment): Promise<TimerRow | undefined> {
-    return Promise.resolve(this.#pending(environment)[0]);
+  nextTimer(query: TimerQuery): Promise<TimerRow | undefined> {
+    return Promise.resolve(this.#pending(query)[0]);
   }
 
-  #pending(environment: RunEnvironment): TimerRow[] {
+  #pending(query: TimerQuery): TimerRow[] {
     return [...this.#state.pendingByRun.values()]
       .flat()
-      .filter((timer) => timer.environment === environment)
+      .filter(
+        (timer) =>
+          timer.environment === query.environment &&
+          (query.account === undefined || timer.account === query.account),
+      )
       .sort((a, b) =>
         a.due_at === b.due_at ? (a.id < b.id ? -1 : 1) : a.due_at < b.due_at ? -1 : 1,
       );
@@ -217,6 +229,86 @@ class MemoryTransaction implements StoreTransactionV1 {
     sessionId: string,
   ): Promise<AccessRequestRow | undefined> {
     return Promise.resolve(this.#state.accessRequests.get(scopeKey(scope, sessionId)));
+  }
+
+  getTestClock(account: string): Promise<TestClockRow | undefined> {
+    return Promise.resolve(this.#state.testClocks.get(account));
+  }
+
+  putTestClock(clock: TestClockRow): Promise<void> {
+    this.#set(this.#state.testClocks, clock.account, clock);
+    return Promise.resolve();
+  }
+
+  listTestClocks(): Promise<TestClockRow[]> {
+    return Promise.resolve(
+      [...this.#state.testClocks.values()].sort((a, b) => (a.account < b.account ? -1 : 1)),
+    );
+  }
+
+  insertApiKey(key: ApiKeyRow): Promise<void> {
+    if (this.#state.apiKeys.has(key.id) || this.#state.apiKeysByHash.has(key.secret_hash)) {
+      throw new StoreError('duplicate_key', `api key ${key.id} exists`);
+    }
+    this.#set(this.#state.apiKeys, key.id, key);
+    this.#set(this.#state.apiKeysByHash, key.secret_hash, key.id);
+    return Promise.resolve();
+  }
+
+  findApiKeyByHash(secretHash: string): Promise<ApiKeyRow | undefined> {
+    const id = this.#state.apiKeysByHash.get(secretHash);
+    return Promise.resolve(id === undefined ? undefined : this.#state.apiKeys.get(id));
+  }
+
+  getApiKey(account: string, id: string): Promise<ApiKeyRow | undefined> {
+    const key = this.#state.apiKeys.get(id);
+    return Promise.resolve(key?.account === account ? key : undefined);
+  }
+
+  listApiKeys(account: string): Promise<ApiKeyRow[]> {
+    return Promise.resolve(
+      [...this.#state.apiKeys.values()]
+        .filter((key) => key.account === account)
+        .sort((a, b) =>
+          a.created_at === b.created_at
+            ? a.id < b.id
+              ? -1
+              : 1
+            : a.created_at < b.created_at
+              ? -1
+              : 1,
+        ),
+    );
+  }
+
+  updateApiKey(key: ApiKeyRow): Promise<void> {
+    const current = this.#state.apiKeys.get(key.id);
+    if (!current || current.secret_hash !== key.secret_hash) {
+      throw new StoreError('not_found', `api key ${key.id} does not exist`);
+    }
+    this.#set(this.#state.apiKeys, key.id, key);
+    return Promise.resolve();
+  }
+
+  getIssuerActivation(account: string, scenario: string): Promise<IssuerActivationRow | undefined> {
+    return Promise.resolve(this.#state.activations.get(`${account}\u0000${scenario}`));
+  }
+
+  putIssuerActivation(activation: IssuerActivationRow): Promise<void> {
+    this.#set(
+      this.#state.activations,
+      `${activation.account}\u0000${activation.scenario}`,
+      activation,
+    );
+    return Promise.resolve();
+  }
+
+  listIssuerActivations(account: string): Promise<IssuerActivationRow[]> {
+    return Promise.resolve(
+      [...this.#state.activations.values()]
+        .filter((activation) => activation.account === account)
+        .sort((a, b) => (a.scenario < b.scenario ? -1 : 1)),
+    );
   }
 
   getIdempotencyRecord(scope: Scope, key: string): Promise<IdempotencyRecord | undefined> {
@@ -265,6 +357,10 @@ export function createMemoryStore(): StoreV1 {
     pendingByRun: new Map(),
     idempotency: new Map(),
     accessRequests: new Map(),
+    testClocks: new Map(),
+    apiKeys: new Map(),
+    apiKeysByHash: new Map(),
+    activations: new Map(),
   };
   let queue: Promise<unknown> = Promise.resolve();
   let closed = false;

@@ -1,7 +1,8 @@
 import { ProgramrunError } from '@programrun/evidence';
 
 /** Codes a store reports; the engine retries `version_conflict`. */
-export type StoreErrorCode = 'duplicate_key' | 'version_conflict' | 'store_unavailable';
+export type StoreErrorCode =
+  'duplicate_key' | 'version_conflict' | 'not_found' | 'store_unavailable';
 
 /**
  * An error every store throws with one of the shared codes, so the engine handles

@@ -22,7 +22,8 @@ export interface StoredRun {
   readonly created_at: string;
   /** The `Idempotency-Key` that created the run, unique per scope. */
   readonly idempotency_key: string | null;
-  readonly snapshot: PersistedSnapshot;
+  /** The machine's state; null while the run waits `suspended` before its machine started. */
+  readonly snapshot: PersistedSnapshot | null;
   /** Sequence of the last lifecycle record. */
   readonly last_sequence: number;
   /** The HTTP representation, recomputed on every transition. */
@@ -82,6 +83,53 @@ export interface AccessRequestRow {
   readonly created_at: string;
 }
 
+/** An API key as stored: never the secret, only its digest and what identifies it to people. */
+export interface ApiKeyRow {
+  /** `key_…`: names the key in lists, logs and rate limits. */
+  readonly id: string;
+  readonly account: string;
+  /** From the key's prefix: `pr_test_…` keys are `test`, `pr_live_…` keys `live`. */
+  readonly environment: RunEnvironment;
+  /** `sha256:<hex>` of the whole key; the lookup index (unique). */
+  readonly secret_hash: string;
+  /** Last four characters of the key, to tell keys apart. */
+  readonly last4: string;
+  readonly description: string | null;
+  readonly created_at: string;
+  /** Set once, when the key is revoked; a revoked key never authenticates again. */
+  readonly revoked_at: string | null;
+}
+
+/** How far an account's test clock is ahead of the test environment's base clock. */
+export interface TestClockRow {
+  readonly account: string;
+  /** Milliseconds ahead of the base clock; only grows. */
+  readonly offset_ms: number;
+  readonly updated_at: string;
+}
+
+/**
+ * An account's issuer activation of a restricted scenario (by scenario name, every
+ * version): until it is active, live runs of that scenario wait `suspended` in intake.
+ */
+export interface IssuerActivationRow {
+  readonly account: string;
+  /** Scenario name without version, e.g. `reserve-usd-cycle`. */
+  readonly scenario: string;
+  readonly status: 'active' | 'revoked';
+  /** The issuer's reference for the activation (agreement, onboarding case). */
+  readonly reference: string;
+  readonly activated_at: string;
+  readonly revoked_at: string | null;
+}
+
+/** Selects pending timers: one environment, optionally one account. */
+export interface TimerQuery {
+  readonly environment: RunEnvironment;
+  /** Only this account's timers (test clocks are per account). */
+  readonly account?: string;
+}
+
 /** Filters of a run list; results are newest first. */
 export interface RunQuery {
   readonly scenario_id?: string;
@@ -132,10 +180,33 @@ export interface StoreTransactionV1 {
   pendingTimers(runId: string): Promise<TimerRow[]>;
   /** Sets the status of timers by id. */
   settleTimers(ids: readonly string[], status: 'fired' | 'cancelled'): Promise<void>;
-  /** Pending timers of an environment due at or before `now`, earliest first. */
-  dueTimers(environment: RunEnvironment, now: string, limit: number): Promise<TimerRow[]>;
-  /** Earliest pending timer of an environment, if any. */
-  nextTimer(environment: RunEnvironment): Promise<TimerRow | undefined>;
+  /** Pending timers matching `query` due at or before `now`, earliest first (ties by id). */
+  dueTimers(query: TimerQuery, now: string, limit: number): Promise<TimerRow[]>;
+  /** Earliest pending timer matching `query`, if any. */
+  nextTimer(query: TimerQuery): Promise<TimerRow | undefined>;
+
+  /** The account's test clock; undefined while it has never moved. */
+  getTestClock(account: string): Promise<TestClockRow | undefined>;
+  /** Inserts or replaces an account's test clock. */
+  putTestClock(clock: TestClockRow): Promise<void>;
+  /** Every test clock that has moved, by account. */
+  listTestClocks(): Promise<TestClockRow[]>;
+
+  /** Inserts a key; throws `duplicate_key` when the id or the secret hash exists. */
+  insertApiKey(key: ApiKeyRow): Promise<void>;
+  /** The key with this secret hash (revoked or not), in any account. */
+  findApiKeyByHash(secretHash: string): Promise<ApiKeyRow | undefined>;
+  getApiKey(account: string, id: string): Promise<ApiKeyRow | undefined>;
+  /** Keys of an account, oldest first. */
+  listApiKeys(account: string): Promise<ApiKeyRow[]>;
+  /** Replaces a key that exists (revocation). */
+  updateApiKey(key: ApiKeyRow): Promise<void>;
+
+  getIssuerActivation(account: string, scenario: string): Promise<IssuerActivationRow | undefined>;
+  /** Inserts or replaces the activation of (account, scenario). */
+  putIssuerActivation(activation: IssuerActivationRow): Promise<void>;
+  /** Activations of an account, by scenario name. */
+  listIssuerActivations(account: string): Promise<IssuerActivationRow[]>;
 
   /** Inserts a lead; throws `duplicate_key` when the scope already has one for the session. */
   insertAccessRequest(request: AccessRequestRow): Promise<void>;

@@ -1,71 +1,43 @@
-import { sha256 } from '@noble/hashes/sha2.js';
-import { utf8ToBytes } from '@noble/hashes/utils.js';
-import type { Authenticate, Principal } from './principal.js';
+import type { ApiKeys } from '@programrun/engine';
+import type { Authenticate } from './principal.js';
 
-/** An API key the built-in authenticator accepts. */
-export interface ApiKeyEntry {
-  /** The secret, `pr_test_…` or `pr_live_…`; its prefix sets the environment. */
-  readonly key: string;
-  readonly account: string;
-}
-
-const KEY_PATTERN = /^pr_(test|live)_[A-Za-z0-9]{16,128}$/;
-const digest = (value: string): Uint8Array => sha256(utf8ToBytes(value));
-
-/** Equal-length byte arrays compared without an early exit (no timing leak). */
-function constantTimeEqual(left: Uint8Array, right: Uint8Array): boolean {
-  let difference = left.length ^ right.length;
-  for (let index = 0; index < left.length; index += 1)
-    difference |= left[index]! ^ (right[index] ?? 0);
-  return difference === 0;
-}
+const BEARER = /^Bearer[ \t]+([\x21-\x7e]+)[ \t]*$/i;
 
 /**
- * The environment a key belongs to, from its prefix; null for anything malformed.
+ * The token of an `Authorization: Bearer <token>` header; null when there is none or the
+ * header has another form.
  *
  * @example
  * ```ts
- * environmentOfKey('pr_test_4eC39HqLyjWDarjtT1zdp7dc'); // 'test'
+ * bearerToken(new Request('http://x', { headers: { authorization: 'Bearer pr_test_…' } })); // 'pr_test_…'
  * ```
  */
-export function environmentOfKey(key: string): 'test' | 'live' | null {
-  const match = KEY_PATTERN.exec(key);
-  return match ? (match[1] as 'test' | 'live') : null;
+export function bearerToken(request: Request): string | null {
+  const match = BEARER.exec(request.headers.get('authorization') ?? '');
+  return match ? match[1]! : null;
 }
 
 /**
- * A Bearer authenticator over a fixed list of keys. Keys are kept only as sha-256
- * digests and compared in constant time.
+ * The default authenticator: Bearer API keys from the engine's key store
+ * (`engine.apiKeys`). Keys are looked up by digest and compared in constant time;
+ * missing, malformed, unknown and revoked keys all resolve to null (one 401 for all).
  *
  * @example
  * ```ts
- * const authenticate = createApiKeyAuthenticator([{ key: process.env.PROGRAMRUN_TEST_KEY!, account: 'acct_demo' }]);
+ * createHandler({ engine, authenticate: createKeyStoreAuthenticator(engine.apiKeys) }); // the default
  * ```
  */
-export function createApiKeyAuthenticator(keys: readonly ApiKeyEntry[]): Authenticate {
-  const entries = keys.map((entry) => {
-    const environment = environmentOfKey(entry.key);
-    if (!environment)
-      throw new Error('API keys look like pr_test_<16+ letters and digits> or pr_live_<…>');
-    return {
-      digest: digest(entry.key),
-      account: entry.account,
-      environment,
-      hint: `${entry.key.slice(0, 8)}…${entry.key.slice(-4)}`,
-    };
-  });
-  return (request) => {
-    const header = request.headers.get('authorization') ?? '';
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match || !environmentOfKey(match[1]!)) return null;
-    const presented = digest(match[1]!);
-    let found: Principal | null = null;
-    for (const entry of entries) {
-      // Compare against every key so timing says nothing about which one matched.
-      if (constantTimeEqual(entry.digest, presented)) {
-        found = { account: entry.account, environment: entry.environment, keyHint: entry.hint };
-      }
-    }
-    return found;
+export function createKeyStoreAuthenticator(apiKeys: ApiKeys): Authenticate {
+  return async (request) => {
+    const token = bearerToken(request);
+    if (token === null) return null;
+    const principal = await apiKeys.authenticate(token);
+    return principal
+      ? {
+          account: principal.account,
+          environment: principal.environment,
+          credentialId: principal.keyId,
+        }
+      : null;
   };
 }

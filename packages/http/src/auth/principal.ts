@@ -2,8 +2,11 @@ import type { Scope } from '@programrun/engine';
 
 /** Who is calling: the account and environment every object is scoped to. */
 export interface Principal extends Scope {
-  /** Identifies the credential for logs, never the secret itself (e.g. `pr_test_…x7Qa`). */
-  readonly keyHint: string;
+  /**
+   * A stable id of the credential, never the secret: the API key id (`key_…`) for built-in
+   * keys, or the host's own token or session id. Rate limits are per credential.
+   */
+  readonly credentialId: string;
 }
 
 /**

@@ -12,7 +12,14 @@ export const ERROR_CATALOGUE = {
   unauthorized: {
     status: 401,
     title: 'Missing or invalid API key',
-    action: 'Send `Authorization: Bearer <key>` with a valid `pr_test_…` or `pr_live_…` key.',
+    action:
+      'Send `Authorization: Bearer <key>` with an active `pr_test_…` or `pr_live_…` key. Missing, malformed, unknown and revoked keys all get this same answer.',
+  },
+  rate_limited: {
+    status: 429,
+    title: 'Too many requests',
+    action:
+      'Wait the number of seconds in `Retry-After`, then retry (with the same Idempotency-Key for POSTs). Spread bursts out or ask the host for a higher limit.',
   },
   test_mode_only: {
     status: 403,
@@ -32,7 +39,19 @@ export const ERROR_CATALOGUE = {
   malformed_json: {
     status: 400,
     title: 'Body is not valid JSON',
-    action: 'Send a JSON object body.',
+    action: 'Send a UTF-8 JSON object body (nested at most 256 levels).',
+  },
+  duplicate_json_key: {
+    status: 400,
+    title: 'Body names a key twice',
+    action:
+      'Send each key once per object; the pointer in `errors` names the repeated key. Parsers disagree on which duplicate wins, so programrun refuses them.',
+  },
+  body_already_read: {
+    status: 400,
+    title: 'Body already read by another middleware',
+    action:
+      'Server setup: mount programrun before any body parser (e.g. `express.json()`), so it reads the raw body itself.',
   },
   unsupported_media_type: {
     status: 415,
@@ -89,7 +108,8 @@ export const ERROR_CATALOGUE = {
   track_not_available: {
     status: 422,
     title: 'Asset track not available in this environment',
-    action: 'Run production_placeholder scenarios with a test key.',
+    action:
+      'production_placeholder scenarios run only simulated, with a `pr_test_…` key; they cannot run live.',
   },
   lead_required: {
     status: 403,
@@ -111,6 +131,12 @@ export const ERROR_CATALOGUE = {
     status: 404,
     title: 'No such run',
     action: 'Check the run id and that the key belongs to its account and environment.',
+  },
+  run_suspended: {
+    status: 409,
+    title: 'Run suspended until issuer activation',
+    action:
+      'The account has no issuer activation for this restricted scenario yet; the host activates it (`engine.activations.activate` or `programrun activations activate`), then the run starts by itself. Only cancel is accepted meanwhile.',
   },
   run_finished: {
     status: 409,
@@ -154,6 +180,12 @@ export const ERROR_CATALOGUE = {
     title: 'Scenario changed under a running run',
     action:
       'The host changed a published scenario version; restore it and publish changes as a new version.',
+  },
+  invalid_principal: {
+    status: 500,
+    title: 'Host authentication returned an invalid principal',
+    action:
+      "The host's `authenticate` hook must return `{ account, environment: 'test' | 'live', credentialId }` or null; fix the host.",
   },
   internal_error: {
     status: 500,

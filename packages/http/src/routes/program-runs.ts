@@ -17,6 +17,37 @@ const RUN_STATUSES = new Set([
   'cancelled',
 ]);
 
+/** RFC 3339 date-time (the ISO 8601 profile JSON Schema's `date-time` means). */
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+function eventsQuery(url: URL): { afterSequence: number; limit: number } {
+  const afterText = url.searchParams.get('after_sequence');
+  const limitText = url.searchParams.get('limit');
+  const afterSequence = afterText === null ? 0 : Number(afterText);
+  const limit = limitText === null ? 100 : Number(limitText);
+  const errors = [];
+  if (!Number.isInteger(afterSequence) || afterSequence < 0 || afterText === '')
+    errors.push({
+      pointer: '/after_sequence',
+      code: 'invalid_query',
+      message: 'must be a non-negative integer',
+    });
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000 || limitText === '')
+    errors.push({
+      pointer: '/limit',
+      code: 'invalid_query',
+      message: 'must be an integer from 1 to 1000',
+    });
+  if (errors.length > 0) {
+    throw new HttpError(
+      'invalid_query',
+      errors.map((error) => `${error.pointer.slice(1)} ${error.message}`).join('; ') + '.',
+      { errors },
+    );
+  }
+  return { afterSequence, limit };
+}
+
 function listQuery(url: URL) {
   const params = url.searchParams;
   const invalid = (parameter: string, message: string) =>
@@ -34,7 +65,11 @@ function listQuery(url: URL) {
     const value = params.get(name);
     if (value === null) return undefined;
     const parsed = new Date(value);
-    if (Number.isNaN(parsed.getTime())) throw invalid(name, 'must be an ISO 8601 time');
+    if (!ISO_DATE_TIME.test(value) || Number.isNaN(parsed.getTime()))
+      throw invalid(
+        name,
+        'must be an ISO 8601 date-time with a time zone, e.g. 2026-03-02T09:00:00Z',
+      );
     return parsed.toISOString();
   };
   const scenario = params.get('scenario_id');
@@ -88,31 +123,7 @@ export const programRunRoutes: readonly Route[] = [
     method: 'GET',
     path: '/v1/program-runs/:id/events',
     handle: async ({ engine, principal, params, url }) => {
-      const afterText = url.searchParams.get('after_sequence');
-      const limitText = url.searchParams.get('limit');
-      const afterSequence = afterText === null ? 0 : Number(afterText);
-      const limit = limitText === null ? 100 : Number(limitText);
-      if (
-        !Number.isInteger(afterSequence) ||
-        afterSequence < 0 ||
-        !Number.isInteger(limit) ||
-        limit < 1 ||
-        limit > 1000
-      ) {
-        throw new HttpError(
-          'invalid_query',
-          'after_sequence must be a non-negative integer and limit 1 to 1000.',
-          {
-            errors: [
-              {
-                pointer: '/after_sequence',
-                code: 'invalid_query',
-                message: 'must be a non-negative integer',
-              },
-            ],
-          },
-        );
-      }
+      const { afterSequence, limit } = eventsQuery(url);
       const records = await engine.listEvents(principal, params.id!, {
         afterSequence,
         limit: limit + 1,

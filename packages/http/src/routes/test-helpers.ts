@@ -20,7 +20,7 @@ export const testHelperRoutes: readonly Route[] = [
         clockAdvanceBodySchema,
         await readJsonBody(request, { maxBytes: maxBodyBytes }),
       );
-      const { now, fired } = await engine.advanceTestClock(seconds);
+      const { now, fired } = await engine.advanceTestClock(principal.account, seconds);
       return jsonResponse(200, {
         object: 'test_clock',
         now,

@@ -1,0 +1,71 @@
+// The engine every framework example mounts: all scenarios, the memory store, simulated
+// partners that answer after two seconds, an evidence key, the timer scheduler, and a
+// test API key (PROGRAMRUN_TEST_KEY if set, else a new one). Only the mounting differs.
+import { fileURLToPath } from 'node:url';
+import { compile, formatProblem, loadScenarioDirectory } from '@programrun/dsl';
+import { createEngine, createMemoryStore, startScheduler, type Engine } from '@programrun/engine';
+import { createKeySet, generateEd25519Jwk } from '@programrun/evidence';
+import { createHandler, type Handler } from '@programrun/http';
+
+/** Prints a one-line reason and exits 1. */
+export function fail(reason: string): never {
+  console.error(`programrun: ${reason}`);
+  process.exit(1);
+}
+
+/** What an example host mounts. */
+export interface DemoEngine {
+  readonly engine: Engine;
+  /** The /v1 handler, authenticating with the engine's key store. */
+  readonly handler: Handler;
+  /** The account's test key, to print. */
+  readonly testKey: string;
+  /** Stops the timer scheduler. */
+  stop(): Promise<void>;
+}
+
+/** Builds the demo engine and handler over the repository's scenarios. */
+export async function createDemoEngine(): Promise<DemoEngine> {
+  const directory = fileURLToPath(new URL('../../scenarios/', import.meta.url));
+  const { scenarios, problems } = await loadScenarioDirectory(directory);
+  if (problems.length > 0) fail(problems.map(formatProblem).join('\n'));
+  const engine = createEngine({
+    store: createMemoryStore(),
+    scenarios: scenarios.map((scenario) => compile(scenario)),
+    sandbox: { responseDelayMs: 2_000 }, // simulated partners answer after two seconds
+    evidence: { keys: createKeySet([{ key: generateEd25519Jwk(), status: 'active' }]) },
+  });
+  const scheduler = startScheduler(engine);
+  const testKey = await engine.apiKeys
+    .create({
+      account: 'acct_demo',
+      environment: 'test',
+      ...(process.env.PROGRAMRUN_TEST_KEY ? { secret: process.env.PROGRAMRUN_TEST_KEY } : {}),
+    })
+    .then(
+      ({ secret }) => secret,
+      (error: Error) => fail(`PROGRAMRUN_TEST_KEY: ${error.message}`),
+    );
+  return {
+    engine,
+    handler: createHandler({ engine }), // Bearer keys from engine.apiKeys
+    testKey,
+    stop: () => scheduler.stop(),
+  };
+}
+
+/** The banner an example prints: its key, its own route and a curl that creates a run. */
+export function banner(framework: string, base: string, demo: DemoEngine): string {
+  const example = demo.engine.scenarios.get('wallet-delivery@v1');
+  const body = JSON.stringify({
+    scenario_id: example.id,
+    inputs: example.definition.example_inputs,
+  });
+  return `programrun in ${framework} on ${base}
+Test API key: ${demo.testKey}
+
+Your own route:  curl -s ${base}/health
+Create a run:    curl -s ${base}/v1/program-runs -H "Authorization: Bearer ${demo.testKey}" \\
+  -H "Idempotency-Key: $(node -e 'console.log(crypto.randomUUID())')" \\
+  -H "Content-Type: application/json" -d '${body}'`;
+}

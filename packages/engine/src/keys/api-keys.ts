@@ -1,0 +1,190 @@
+import type { RunEnvironment } from '@programrun/dsl';
+import { sha256Digest } from '@programrun/evidence';
+import type { Clock } from '../clock.js';
+import { EngineError } from '../errors.js';
+import type { IdGenerator } from '../ids.js';
+import { isStoreError } from '../store/store-error.js';
+import type { ApiKeyRow, StoreV1 } from '../store/store-v1.js';
+import { assertAccountId } from '../account-id.js';
+import { generateApiKey, parseApiKey } from './api-key-format.js';
+import { constantTimeEqual } from './constant-time.js';
+
+/** An API key as lists show it: never the secret, only its prefix and last four characters. */
+export interface ApiKeyRecord {
+  readonly object: 'api_key';
+  readonly id: string;
+  readonly account: string;
+  readonly livemode: boolean;
+  /** The key with its middle hidden, e.g. `pr_test_…x7Qa`. */
+  readonly redacted: string;
+  readonly last4: string;
+  readonly description: string | null;
+  readonly status: 'active' | 'revoked';
+  readonly created_at: string;
+  readonly revoked_at: string | null;
+}
+
+/** Who a valid key belongs to. */
+export interface ApiKeyPrincipal {
+  readonly account: string;
+  readonly environment: RunEnvironment;
+  /** The key's id (`key_…`), never the secret. */
+  readonly keyId: string;
+}
+
+/** What {@link ApiKeys.create} takes. */
+export interface CreateApiKeyInput {
+  readonly account: string;
+  readonly environment: RunEnvironment;
+  /** Shown in lists, e.g. `ci pipeline`. */
+  readonly description?: string | null;
+  /**
+   * Register this existing key instead of generating one (e.g. a key from configuration).
+   * It must be a well-formed key of `environment` with a valid checksum.
+   */
+  readonly secret?: string;
+}
+
+/** The built-in API key store: keys kept only as sha-256 digests. */
+export interface ApiKeys {
+  /** Creates a key; the secret is in the result and nowhere else, ever. */
+  create(
+    input: CreateApiKeyInput,
+  ): Promise<{ readonly apiKey: ApiKeyRecord; readonly secret: string }>;
+  /** The account's keys, oldest first. */
+  list(
+    account: string,
+    options?: { readonly environment?: RunEnvironment },
+  ): Promise<ApiKeyRecord[]>;
+  /** Revokes a key for good; revoking a revoked key returns it unchanged. */
+  revoke(account: string, id: string): Promise<ApiKeyRecord>;
+  /** The owner of a presented key, or null for a malformed, unknown or revoked key. */
+  authenticate(secret: string): Promise<ApiKeyPrincipal | null>;
+}
+
+const redact = (environment: RunEnvironment, last4: string): string =>
+  `pr_${environment}_…${last4}`;
+
+/**
+ * The API form of a stored key.
+ *
+ * @example
+ * ```ts
+ * toApiKeyRecord(row).redacted; // 'pr_test_…x7Qa'
+ * ```
+ */
+export function toApiKeyRecord(row: ApiKeyRow): ApiKeyRecord {
+  return {
+    object: 'api_key',
+    id: row.id,
+    account: row.account,
+    livemode: row.environment === 'live',
+    redacted: redact(row.environment, row.last4),
+    last4: row.last4,
+    description: row.description,
+    status: row.revoked_at === null ? 'active' : 'revoked',
+    created_at: row.created_at,
+    revoked_at: row.revoked_at,
+  };
+}
+
+function assertDescription(description: string | null | undefined): string | null {
+  if (description === undefined || description === null) return null;
+  if (
+    typeof description !== 'string' ||
+    description.length > 200 ||
+    /[\p{Cc}]/u.test(description)
+  ) {
+    throw new EngineError(
+      'invalid_api_key_request',
+      'description must be at most 200 characters without control characters.',
+    );
+  }
+  return description;
+}
+
+/**
+ * The API key store over a Store: create, list, revoke, authenticate. Lookups go by the
+ * key's sha-256 digest and the stored digest is then compared in constant time.
+ *
+ * @example
+ * ```ts
+ * const keys = createApiKeys({ store, clock: systemClock, ids: randomIds() });
+ * const { secret } = await keys.create({ account: 'acct_demo', environment: 'test' });
+ * (await keys.authenticate(secret))?.account; // 'acct_demo'
+ * ```
+ */
+export function createApiKeys(options: {
+  readonly store: StoreV1;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+}): ApiKeys {
+  const { store, clock, ids } = options;
+  return {
+    async create(input) {
+      assertAccountId(input.account);
+      if (input.environment !== 'test' && input.environment !== 'live') {
+        throw new EngineError('invalid_api_key_request', 'environment must be test or live.');
+      }
+      const description = assertDescription(input.description);
+      const secret = input.secret ?? generateApiKey(input.environment);
+      const parsed = parseApiKey(secret);
+      if (!parsed || parsed.environment !== input.environment) {
+        throw new EngineError(
+          'invalid_api_key_request',
+          `The key is not a well-formed pr_${input.environment}_ key with a valid checksum; create one with \`programrun keys create\` or generateApiKey().`,
+        );
+      }
+      const row: ApiKeyRow = {
+        id: ids.apiKey(),
+        account: input.account,
+        environment: input.environment,
+        secret_hash: sha256Digest(secret),
+        last4: secret.slice(-4),
+        description,
+        created_at: clock.now().toISOString(),
+        revoked_at: null,
+      };
+      try {
+        await store.transaction((tx) => tx.insertApiKey(row));
+      } catch (error) {
+        if (isStoreError(error, 'duplicate_key')) {
+          throw new EngineError('invalid_api_key_request', 'This key is already registered.');
+        }
+        throw error;
+      }
+      return { apiKey: toApiKeyRecord(row), secret };
+    },
+
+    async list(account, listOptions = {}) {
+      assertAccountId(account);
+      const rows = await store.transaction((tx) => tx.listApiKeys(account));
+      return rows
+        .filter((row) => !listOptions.environment || row.environment === listOptions.environment)
+        .map(toApiKeyRecord);
+    },
+
+    async revoke(account, id) {
+      assertAccountId(account);
+      return store.transaction(async (tx) => {
+        const row = await tx.getApiKey(account, id);
+        if (!row)
+          throw new EngineError('api_key_not_found', `No API key ${id} in account ${account}.`);
+        if (row.revoked_at !== null) return toApiKeyRecord(row);
+        const revoked: ApiKeyRow = { ...row, revoked_at: clock.now().toISOString() };
+        await tx.updateApiKey(revoked);
+        return toApiKeyRecord(revoked);
+      });
+    },
+
+    async authenticate(secret) {
+      if (typeof secret !== 'string' || !parseApiKey(secret)) return null;
+      const presented = sha256Digest(secret);
+      const row = await store.transaction((tx) => tx.findApiKeyByHash(presented));
+      if (!row || !constantTimeEqual(row.secret_hash, presented) || row.revoked_at !== null) {
+        return null;
+      }
+      return { account: row.account, environment: row.environment, keyId: row.id };
+    },
+  };
+}

@@ -1,0 +1,186 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { sha256Digest } from '@programrun/evidence';
+import {
+  API_KEY_LENGTH,
+  apiKeyChecksum,
+  createEngine,
+  createMemoryStore,
+  createVirtualClock,
+  generateApiKey,
+  parseApiKey,
+  seededIds,
+  type Engine,
+  type StoreV1,
+} from '../src/index.js';
+import { expectEngineError } from './expect-engine-error.js';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+function newEngine(): { engine: Engine; store: StoreV1 } {
+  const store = createMemoryStore();
+  return { engine: createEngine({ store, scenarios: [], ids: seededIds('keys') }), store };
+}
+
+describe('API key format', () => {
+  it('is the environment prefix, 32 random base62 characters and a 6-character CRC32 checksum', () => {
+    const key = generateApiKey('test');
+    expect(key).toMatch(/^pr_test_[0-9A-Za-z]{38}$/);
+    expect(key).toHaveLength(API_KEY_LENGTH);
+    expect(parseApiKey(key)).toEqual({
+      prefix: 'pr_test_',
+      environment: 'test',
+      random: key.slice(8, 40),
+      checksum: key.slice(40),
+    });
+    expect(parseApiKey(generateApiKey('live'))?.environment).toBe('live');
+  });
+
+  it('computes the checksum as CRC-32 of prefix and random part, in 6 base62 digits', () => {
+    const decode = (digits: string) =>
+      [...digits].reduce((value, char) => value * 62 + BASE62.indexOf(char), 0);
+    // The CRC-32 check value: CRC-32 of "123456789" is 0xCBF43926.
+    expect(decode(apiKeyChecksum('1234', '56789'))).toBe(0xcbf43926);
+    expect(apiKeyChecksum('1234', '56789')).toHaveLength(6);
+    const random = '0'.repeat(32);
+    expect(apiKeyChecksum('pr_test_', random)).not.toBe(apiKeyChecksum('pr_live_', random));
+  });
+
+  it('rejects every single-character substitution of a valid key (the checksum catches typos and forgeries)', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<'test' | 'live'>('test', 'live'),
+        fc.nat({ max: 37 }),
+        fc.integer({ min: 1, max: 61 }),
+        (environment, position, shift) => {
+          const key = generateApiKey(environment);
+          const index = 8 + position;
+          const replaced = BASE62[(BASE62.indexOf(key[index]!) + shift) % 62]!;
+          const mutated = `${key.slice(0, index)}${replaced}${key.slice(index + 1)}`;
+          expect(parseApiKey(mutated)).toBeNull();
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('rejects the wrong prefix, length or alphabet', () => {
+    const key = generateApiKey('test');
+    for (const bad of [
+      key.replace('pr_test_', 'pr_live_'),
+      key.replace('pr_test_', 'sk_test_'),
+      key.slice(0, -1),
+      `${key}0`,
+      `${key.slice(0, 20)}-${key.slice(21)}`,
+      '',
+      'pr_test_',
+    ]) {
+      expect(parseApiKey(bad), bad).toBeNull();
+    }
+  });
+});
+
+describe('engine.apiKeys', () => {
+  it('creates a key shown once, lists it by prefix and last four only, and authenticates it', async () => {
+    const { engine, store } = newEngine();
+    const { apiKey, secret } = await engine.apiKeys.create({
+      account: 'acct_demo',
+      environment: 'test',
+      description: 'ci pipeline',
+    });
+    expect(parseApiKey(secret)?.environment).toBe('test');
+    expect(apiKey).toEqual({
+      object: 'api_key',
+      id: expect.stringMatching(/^key_/) as unknown,
+      account: 'acct_demo',
+      livemode: false,
+      redacted: `pr_test_…${secret.slice(-4)}`,
+      last4: secret.slice(-4),
+      description: 'ci pipeline',
+      status: 'active',
+      created_at: expect.any(String) as unknown,
+      revoked_at: null,
+    });
+    expect(JSON.stringify(await engine.apiKeys.list('acct_demo'))).not.toContain(
+      secret.slice(8, 40),
+    );
+    // The store holds the digest only.
+    const rows = await store.transaction((tx) => tx.listApiKeys('acct_demo'));
+    expect(JSON.stringify(rows)).not.toContain(secret.slice(8, 40));
+    expect(rows[0]!.secret_hash).toBe(sha256Digest(secret));
+    expect(await engine.apiKeys.authenticate(secret)).toEqual({
+      account: 'acct_demo',
+      environment: 'test',
+      keyId: apiKey.id,
+    });
+  });
+
+  it('refuses unknown, malformed and revoked keys alike', async () => {
+    const { engine } = newEngine();
+    const { apiKey, secret } = await engine.apiKeys.create({
+      account: 'acct_demo',
+      environment: 'live',
+    });
+    expect(await engine.apiKeys.authenticate(generateApiKey('live'))).toBeNull();
+    expect(await engine.apiKeys.authenticate('pr_live_nope')).toBeNull();
+    expect(await engine.apiKeys.authenticate(secret.toUpperCase())).toBeNull();
+    const revoked = await engine.apiKeys.revoke('acct_demo', apiKey.id);
+    expect(revoked).toMatchObject({ status: 'revoked', revoked_at: expect.any(String) as unknown });
+    expect(await engine.apiKeys.authenticate(secret)).toBeNull();
+    // Revoking again changes nothing; another account cannot see or revoke the key.
+    expect(await engine.apiKeys.revoke('acct_demo', apiKey.id)).toEqual(revoked);
+    await expectEngineError(engine.apiKeys.revoke('acct_other', apiKey.id), 'api_key_not_found');
+    expect(await engine.apiKeys.list('acct_other')).toEqual([]);
+  });
+
+  it('registers a configured key (seeding) only when it is well formed for its environment', async () => {
+    const { engine } = newEngine();
+    const secret = generateApiKey('test');
+    await engine.apiKeys.create({ account: 'acct_demo', environment: 'test', secret });
+    expect((await engine.apiKeys.authenticate(secret))?.account).toBe('acct_demo');
+    await expectEngineError(
+      engine.apiKeys.create({ account: 'acct_demo', environment: 'test', secret }),
+      'invalid_api_key_request',
+    );
+    await expectEngineError(
+      engine.apiKeys.create({
+        account: 'acct_demo',
+        environment: 'live',
+        secret: generateApiKey('test'),
+      }),
+      'invalid_api_key_request',
+    );
+    await expectEngineError(
+      engine.apiKeys.create({ account: 'acct_demo', environment: 'test', secret: 'pr_test_123' }),
+      'invalid_api_key_request',
+    );
+    await expectEngineError(
+      engine.apiKeys.create({ account: '', environment: 'test' }),
+      'invalid_account',
+    );
+    await expectEngineError(
+      engine.apiKeys.create({
+        account: 'acct_demo',
+        environment: 'test',
+        description: 'x'.repeat(201),
+      }),
+      'invalid_api_key_request',
+    );
+  });
+
+  it('lists an account’s keys oldest first, filtered by environment', async () => {
+    const clock = createVirtualClock('2026-05-01T00:00:00.000Z');
+    const engine = createEngine({ store: createMemoryStore(), scenarios: [], clock });
+    const first = await engine.apiKeys.create({ account: 'acct_demo', environment: 'test' });
+    clock.advanceTo(new Date('2026-05-01T00:00:01.000Z'));
+    const second = await engine.apiKeys.create({ account: 'acct_demo', environment: 'live' });
+    await engine.apiKeys.create({ account: 'acct_other', environment: 'test' });
+    expect((await engine.apiKeys.list('acct_demo')).map((key) => key.id)).toEqual([
+      first.apiKey.id,
+      second.apiKey.id,
+    ]);
+    expect(
+      (await engine.apiKeys.list('acct_demo', { environment: 'live' })).map((key) => key.id),
+    ).toEqual([second.apiKey.id]);
+  });
+});

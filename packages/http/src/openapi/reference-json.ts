@@ -1,0 +1,14 @@
+import { buildOpenApiDocument } from './build-openapi-document.js';
+
+/**
+ * `docs/reference/openapi.json` as committed: the document, two-space indented, with a
+ * final newline.
+ *
+ * @example
+ * ```ts
+ * await writeFile('docs/reference/openapi.json', openApiReferenceJson());
+ * ```
+ */
+export function openApiReferenceJson(): string {
+  return `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;
+}
