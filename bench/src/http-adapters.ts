@@ -9,8 +9,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine, createMemoryStore } from '@programrun/engine';
+import { createHandler } from '@programrun/http';
 import { loadCreate, peakRssMiB, sampleRun, startServer, type LoadResult } from './load.js';
 import { loadCompiled } from './scenario.js';
+import { BENCH_KEY } from './servers/bench-key.js';
 import { format, median } from './stats.js';
 
 const adapters = (process.env.ADAPTERS ?? 'node,express,fastify,hono').split(',');
@@ -88,27 +90,59 @@ writeFileSync(recordFile, record);
 const figures: AdapterFigures[] = [];
 for (const adapter of adapters) figures.push(await measure(adapter, recordFile));
 
-/** engine.createRun alone, in this process, for `seconds`: the ceiling of any adapter. */
-async function engineOnly(): Promise<number> {
-  const engine = createEngine({ store: createMemoryStore(), scenarios: [compiled] });
-  const scope = { account: 'acct_bench', environment: 'test' } as const;
+/** Creates per second for `seconds`, one at a time, in this process (no sockets). */
+async function inProcess(create: (index: number) => Promise<unknown>): Promise<number> {
   let created = 0;
   const until = performance.now() + seconds * 1000;
-  while (performance.now() < until) {
-    await engine.createRun(scope, {
+  while (performance.now() < until) await create((created += 1));
+  return created / seconds;
+}
+
+/** engine.createRun alone: the ceiling of any adapter. */
+function engineOnly(): Promise<number> {
+  const engine = createEngine({ store: createMemoryStore(), scenarios: [compiled] });
+  const scope = { account: 'acct_bench', environment: 'test' } as const;
+  return inProcess((index) =>
+    engine.createRun(scope, {
       scenario_id: compiled.id,
       session_id: 'sess_bench',
       inputs: compiled.definition.example_inputs,
-      idempotency_key: `bench-${created}`,
-    });
-    created += 1;
-  }
-  return created / seconds;
+      idempotency_key: `bench-${index}`,
+    }),
+  );
 }
+
+/** handler.handle with a fetch Request: the HTTP surface without sockets or an adapter. */
+async function handlerOnly(): Promise<number> {
+  const engine = createEngine({ store: createMemoryStore(), scenarios: [compiled] });
+  await engine.apiKeys.create({ account: 'acct_bench', environment: 'test', secret: BENCH_KEY });
+  const handler = createHandler({ engine, rateLimit: false });
+  return inProcess(async (index) => {
+    const response = await handler.handle(
+      new Request('http://localhost/v1/program-runs', {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${BENCH_KEY}`,
+          'content-type': 'application/json',
+          'idempotency-key': `bench-${index}`,
+        },
+        body: requestBody,
+      }),
+    );
+    if (response.status !== 201) throw new Error(`handle answered ${response.status}`);
+  });
+}
+
 await engineOnly(); // warm-up
+await handlerOnly();
 const engineRates: number[] = [];
-for (let round = 0; round < rounds; round += 1) engineRates.push(await engineOnly());
+const handlerRates: number[] = [];
+for (let round = 0; round < rounds; round += 1) {
+  engineRates.push(await engineOnly());
+  handlerRates.push(await handlerOnly());
+}
 const engineRate = median(engineRates);
+const handlerRate = median(handlerRates);
 
 console.log(
   `POST /v1/program-runs (${scenarioId}, response ${record.length} bytes), ${connections} connections, ${rounds} rounds of ${seconds} s per server, memory store`,
@@ -123,7 +157,10 @@ for (const item of figures) {
   );
 }
 console.log(
-  `engine.createRun alone (in-process, no HTTP, memory store): median ${format(engineRate)} creates/s; each adapter delivers ${figures.map((item) => `${item.adapter} ${format((item.programrunRps / engineRate) * 100, 0)} %`).join(', ')} of it.`,
+  `In this process, one at a time: engine.createRun alone median ${format(engineRate)} creates/s (${format(1e6 / engineRate)} µs); handler.handle(Request) median ${format(handlerRate)} creates/s (${format(1e6 / handlerRate)} µs, ${format((handlerRate / engineRate) * 100, 0)} % of the engine).`,
+);
+console.log(
+  `Over sockets each adapter delivers ${figures.map((item) => `${item.adapter} ${format((item.programrunRps / engineRate) * 100, 0)} %`).join(', ')} of engine.createRun alone.`,
 );
 const failures = figures.reduce((sum, item) => sum + item.non2xx, 0);
 if (failures > 0) console.log(`non-2xx answers: ${failures} (the figures above are not valid)`);

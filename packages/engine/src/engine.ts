@@ -1,10 +1,10 @@
 import {
   canonicalDigest,
-  canonicalize,
   sealEvidence,
   type DsseEnvelope,
   type JsonObject,
   type Jwks,
+  type Sha256Digest,
 } from '@programrun/evidence';
 import type { CompiledScenario, RunEnvironment, RunEvent } from '@programrun/dsl';
 import { assertAccountId } from './account-id.js';
@@ -199,14 +199,20 @@ export function createEngine(options: EngineOptions): Engine {
     return run;
   }
 
-  function validateInputs(compiled: CompiledScenario, inputs: unknown): JsonObject {
+  /** The inputs, checked against the scenario, and their canonical digest (computed once). */
+  function validateInputs(
+    compiled: CompiledScenario,
+    inputs: unknown,
+  ): { readonly inputs: JsonObject; readonly digest: Sha256Digest } {
     if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs)) {
       throw new EngineError('invalid_inputs', 'inputs must be a JSON object.', [
         { pointer: '/inputs', code: 'invalid_input', message: 'must be an object' },
       ]);
     }
+    let digest: Sha256Digest;
     try {
-      canonicalize(inputs);
+      // Canonical JSON refuses anything that is not plain JSON (numbers beyond I-JSON, …).
+      digest = canonicalDigest(inputs);
     } catch {
       throw new EngineError(
         'invalid_inputs',
@@ -222,7 +228,7 @@ export function createEngine(options: EngineOptions): Engine {
         issues.map((issue) => ({ ...issue, pointer: `/inputs${issue.pointer}` })),
       );
     }
-    return inputs as JsonObject;
+    return { inputs: inputs as JsonObject, digest };
   }
 
   /**
@@ -406,12 +412,12 @@ export function createEngine(options: EngineOptions): Engine {
   function assertSameCreation(
     run: RunRecord,
     scenarioId: string,
-    inputs: JsonObject,
+    inputsDigest: Sha256Digest,
     request: CreateRunRequest,
   ): void {
     const same =
       run.scenario_id === scenarioId &&
-      canonicalDigest(run.inputs) === canonicalDigest(inputs) &&
+      canonicalDigest(run.inputs) === inputsDigest &&
       run.session_id === (request.session_id ?? null) &&
       run.source_path === (request.source_path ?? null);
     if (!same) {
@@ -454,7 +460,7 @@ export function createEngine(options: EngineOptions): Engine {
         );
       }
       const compiled = catalogue.get(request.scenario_id);
-      const inputs = validateInputs(compiled, request.inputs);
+      const { inputs, digest: inputsDigest } = validateInputs(compiled, request.inputs);
       if (
         scope.environment === 'live' &&
         compiled.definition.asset_track === 'production_placeholder'
@@ -477,7 +483,7 @@ export function createEngine(options: EngineOptions): Engine {
           if (idempotencyKey !== null) {
             const existing = await tx.findRunByIdempotencyKey(scope, idempotencyKey);
             if (existing) {
-              assertSameCreation(existing.record, compiled.id, inputs, request);
+              assertSameCreation(existing.record, compiled.id, inputsDigest, request);
               return { run: await withExportability(tx, scope, existing.record), created: false };
             }
           }
@@ -495,7 +501,7 @@ export function createEngine(options: EngineOptions): Engine {
               scenario_digest: compiled.digest,
               environment: scope.environment,
               asset_track: compiled.definition.asset_track,
-              inputs_digest: canonicalDigest(inputs),
+              inputs_digest: inputsDigest,
               session_id: sessionId,
               source_path: sourcePath,
             },

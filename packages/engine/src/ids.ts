@@ -12,9 +12,21 @@ export interface IdGenerator {
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
+/** CSPRNG bytes fetched 4 KiB at a time: one system call serves many ids. */
+const pool = new Uint8Array(4096);
+let poolIndex = pool.length;
+
+function randomByte(): number {
+  if (poolIndex === pool.length) {
+    crypto.getRandomValues(pool);
+    poolIndex = 0;
+  }
+  return pool[poolIndex++]!;
+}
+
 /**
  * `length` random base62 characters from the platform CSPRNG (rejection sampling, so
- * every character is uniform).
+ * every character is uniform; bytes come from a pool refilled 4 KiB at a time).
  *
  * @example
  * ```ts
@@ -23,12 +35,9 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
  */
 export function randomBase62(length: number): string {
   let result = '';
-  const buffer = new Uint8Array(length * 2);
   while (result.length < length) {
-    crypto.getRandomValues(buffer);
-    for (const byte of buffer) {
-      if (byte < 248 && result.length < length) result += BASE62[byte % 62];
-    }
+    const byte = randomByte();
+    if (byte < 248) result += BASE62[byte % 62];
   }
   return result;
 }

@@ -2,6 +2,7 @@
 // documents; each response is checked against the OpenAPI document.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, createMemoryStore, type Engine } from '@programrun/engine';
+import { canonicalDigest } from '@programrun/evidence';
 import { createHandler, type Authenticate, type HandlerOptions } from '../src/index.js';
 import { buildOpenApiDocument } from '../src/openapi/build-openapi-document.js';
 import { OPENAPI_MEDIA_TYPE } from '../src/openapi/operations/openapi.js';
@@ -411,10 +412,70 @@ describe('problems of the host configuration', () => {
   });
 });
 
+describe('idempotency on every POST', () => {
+  it('answers 409 while a request holding the same key is in flight, then replays', async () => {
+    const cases = [
+      { path: '/v1/test_helpers/clock/advance', body: { seconds: 5 } },
+      {
+        path: '/v1/access-requests',
+        body: {
+          session_id: 'sess_in_flight',
+          name: 'Ana Lima',
+          email: 'ana@example.com',
+          company: 'Example Pay',
+          use_case: 'Audit',
+        },
+      },
+      {
+        path: '/v1/program-runs',
+        body: {
+          scenario_id: 'wallet-delivery@v1',
+          inputs: await exampleInputs('wallet-delivery@v1'),
+        },
+      },
+    ];
+    for (const { path, body } of cases) {
+      const idempotencyKey = key();
+      const now = new Date();
+      // Another request with this key and body is still running.
+      await server.engine.store.transaction((tx) =>
+        tx.putIdempotencyRecord({
+          account: 'acct_one',
+          environment: 'test',
+          key: idempotencyKey,
+          fingerprint: canonicalDigest({ method: 'POST', path, body }),
+          state: 'in_flight',
+          response: null,
+          locked_until: new Date(now.getTime() + 60_000).toISOString(),
+          created_at: now.toISOString(),
+          expires_at: new Date(now.getTime() + 86_400_000).toISOString(),
+        }),
+      );
+      const busy = await expectProblem(409, 'idempotency_key_in_use', 'POST', path, {
+        body,
+        headers: { 'idempotency-key': idempotencyKey },
+      });
+      expect(busy.headers.get('retry-after')).toBe('1');
+      await server.engine.store.transaction((tx) =>
+        tx.deleteIdempotencyRecord({ account: 'acct_one', environment: 'test' }, idempotencyKey),
+      );
+      const first = await call('POST', path, {
+        body,
+        headers: { 'idempotency-key': idempotencyKey },
+      });
+      const again = await call('POST', path, {
+        body,
+        headers: { 'idempotency-key': idempotencyKey },
+      });
+      expect(again.status).toBe(first.status);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.body).toEqual(first.body);
+    }
+  });
+});
+
 describe('coverage', () => {
   const unreachable: Record<string, number[]> = {
-    // Only a race produces these (a concurrent request holding the same key or run).
-    createProgramRun: [409],
     // Serving a prebuilt document has nothing a test can make fail.
     getOpenApiDocument: [500],
   };

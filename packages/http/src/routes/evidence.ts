@@ -3,19 +3,24 @@ import { jsonResponse } from '../json-response.js';
 import { readJsonBody } from '../request-body.js';
 import { accessRequestBodySchema, parseBody } from '../request-schemas.js';
 import type { Route } from '../router.js';
+import { answerErrors } from './answer-errors.js';
+import { idempotentRoute } from './idempotent.js';
 
 /** Request-access leads, evidence export and the public evidence keys. */
 export const evidenceRoutes: readonly Route[] = [
   {
     method: 'POST',
     path: '/v1/access-requests',
-    handle: async ({ request, principal, engine, maxBodyBytes }) => {
-      const body = parseBody(
-        accessRequestBodySchema,
-        await readJsonBody(request, { maxBytes: maxBodyBytes }),
+    handle: async (context) => {
+      const { request, principal, engine, maxBodyBytes } = context;
+      const body = await readJsonBody(request, { maxBytes: maxBodyBytes });
+      return idempotentRoute(context, body, { required: false }, () =>
+        answerErrors(context, async () => {
+          const parsed = parseBody(accessRequestBodySchema, body);
+          const { accessRequest, created } = await engine.createAccessRequest(principal, parsed);
+          return jsonResponse(created ? 201 : 200, accessRequest);
+        }),
       );
-      const { accessRequest, created } = await engine.createAccessRequest(principal, body);
-      return jsonResponse(created ? 201 : 200, accessRequest);
     },
   },
   {

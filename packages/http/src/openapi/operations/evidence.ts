@@ -23,6 +23,7 @@ export const evidenceOperations: readonly OperationSpec[] = [
     summary: 'Request access (link a lead to a session)',
     description:
       'Records a request-access lead for a client session; runs created with that `session_id` can then export their evidence. The same session again answers the first lead.',
+    idempotencyKey: 'optional',
     body: { schema: accessRequestBodySchema, required: true },
     responses: [
       { status: 201, description: 'The new lead.', schema: accessRequestRecordSchema },

@@ -18,7 +18,8 @@ export const testHelperOperations: readonly OperationSpec[] = [
     tag: 'Test helpers',
     summary: 'Advance the test clock',
     description:
-      'Moves the test environment’s clock forward, firing each timer (deadlines, simulated partner answers) at its own due time. Test keys only.',
+      'Moves the calling account’s test clock forward, firing each of its timers (deadlines, simulated partner answers) at its own due time; other accounts’ clocks do not move. Test keys only. With an Idempotency-Key, a retry replays the first answer instead of moving time again.',
+    idempotencyKey: 'optional',
     body: { schema: clockAdvanceBodySchema, required: true },
     responses: [
       { status: 200, description: 'The clock after the advance.', schema: testClockSchema },
