@@ -8,6 +8,7 @@ export type {
 } from './engine.js';
 export {
   generateApiKey,
+  formatApiKey,
   parseApiKey,
   apiKeyChecksum,
   API_KEY_LENGTH,

@@ -7,6 +7,7 @@ import {
   createEngine,
   createMemoryStore,
   createVirtualClock,
+  formatApiKey,
   generateApiKey,
   parseApiKey,
   seededIds,
@@ -62,6 +63,13 @@ describe('API key format', () => {
       ),
       { numRuns: 500 },
     );
+  });
+
+  it('formats a key from a given random part, and only from 32 base62 characters', () => {
+    const key = formatApiKey('live', 'A'.repeat(32));
+    expect(parseApiKey(key)).toMatchObject({ environment: 'live', random: 'A'.repeat(32) });
+    expect(() => formatApiKey('test', 'short')).toThrow(RangeError);
+    expect(() => formatApiKey('test', `${'A'.repeat(31)}-`)).toThrow(RangeError);
   });
 
   it('rejects the wrong prefix, length or alphabet', () => {

@@ -1,9 +1,8 @@
 import type { Request as ExpressRequest, RequestHandler } from 'express';
-import { randomBase62 } from '@programrun/engine';
 import { HttpError } from './errors/http-error.js';
 import type { Handler } from './handler.js';
 import { toFetchRequest, writeResponse } from './node-conversion.js';
-import { problemResponse } from './routes/answer-errors.js';
+import { adapterProblem } from './request-id.js';
 import { isV1Path } from './v1-path.js';
 
 /** Options of {@link createExpressMiddleware}. */
@@ -19,18 +18,13 @@ function bodyAlreadyRead(request: ExpressRequest): boolean {
   return request.body !== undefined || request.readableDidRead;
 }
 
-function bodyAlreadyReadProblem(): Response {
-  const requestId = `req_${randomBase62(20)}`;
-  const response = problemResponse(
+const bodyAlreadyReadProblem = (): Response =>
+  adapterProblem(
     new HttpError(
       'body_already_read',
       'Another middleware read the request body before programrun; mount programrun before express.json() and other body parsers.',
     ),
-    requestId,
   );
-  response.headers.set('request-id', requestId);
-  return response;
-}
 
 /**
  * The Express 5 adapter: middleware that answers `/v1` and everything under it and calls

@@ -1,5 +1,4 @@
 import type { Engine } from '@programrun/engine';
-import { randomBase62 } from '@programrun/engine';
 import { createKeyStoreAuthenticator } from './auth/api-key-authenticator.js';
 import { assertPrincipal } from './auth/assert-principal.js';
 import type { Authenticate, Principal } from './auth/principal.js';
@@ -12,6 +11,7 @@ import {
   type RateLimitPolicy,
 } from './rate-limit/token-bucket.js';
 import { DEFAULT_MAX_BODY_BYTES } from './request-body.js';
+import { newRequestId } from './request-id.js';
 import { matchRoute } from './router.js';
 import { ROUTES } from './routes/all-routes.js';
 import { problemResponse } from './routes/answer-errors.js';
@@ -124,7 +124,7 @@ export function createHandler(options: HandlerOptions): Handler {
   return {
     maxBodyBytes,
     async handle(request) {
-      const requestId = `req_${randomBase62(20)}`;
+      const requestId = newRequestId();
       let response: Response;
       try {
         response = await route(request, requestId);

@@ -1,6 +1,7 @@
 import type { RequestListener } from 'node:http';
 import type { Handler } from './handler.js';
 import { toFetchRequest, writeResponse } from './node-conversion.js';
+import { adapterProblem } from './request-id.js';
 
 export { toFetchRequest, writeResponse } from './node-conversion.js';
 
@@ -32,20 +33,9 @@ export function createNodeListener(
           await handler.handle(await toFetchRequest(message, maxBodyBytes)),
           response,
         );
-      } catch {
-        if (!response.headersSent) {
-          response.writeHead(500, { 'content-type': 'application/problem+json' });
-          response.end(
-            JSON.stringify({
-              type: 'https://programrun.dev/problems/internal_error',
-              title: 'Internal error',
-              status: 500,
-              code: 'internal_error',
-            }),
-          );
-        } else {
-          response.destroy();
-        }
+      } catch (error) {
+        if (response.headersSent) response.destroy();
+        else await writeResponse(adapterProblem(error), response).catch(() => response.destroy());
       }
     })();
   };

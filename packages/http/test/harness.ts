@@ -6,10 +6,10 @@ import {
   type CompiledScenario,
 } from '@programrun/dsl';
 import {
-  apiKeyChecksum,
   createEngine,
   createMemoryStore,
   createVirtualClock,
+  formatApiKey,
   seededIds,
   type Engine,
 } from '@programrun/engine';
@@ -20,16 +20,12 @@ import { checkResponseAgainstOpenApi } from './openapi-conformance.js';
 
 export { ADAPTERS, type Adapter } from './adapter-servers.js';
 
-/** A well-formed key (valid checksum) with a fixed random part, so tests can name it. */
-const fixedKey = (prefix: 'pr_test_' | 'pr_live_', random: string): string =>
-  `${prefix}${random}${apiKeyChecksum(prefix, random)}`;
-
 /** Test key of account `acct_one`. */
-export const TEST_KEY = fixedKey('pr_test_', '4eC39HqLyjWDarjtT1zdp7dc00000001');
+export const TEST_KEY = formatApiKey('test', '4eC39HqLyjWDarjtT1zdp7dc00000001');
 /** Test key of account `acct_two`. */
-export const OTHER_TEST_KEY = fixedKey('pr_test_', 'Zz9yXw8vUt7sRq6pOn5mLk4j00000002');
+export const OTHER_TEST_KEY = formatApiKey('test', 'Zz9yXw8vUt7sRq6pOn5mLk4j00000002');
 /** Live key of account `acct_one`. */
-export const LIVE_KEY = fixedKey('pr_live_', '9aB8cD7eF6gH5iJ4kL3mN2oP00000003');
+export const LIVE_KEY = formatApiKey('live', '9aB8cD7eF6gH5iJ4kL3mN2oP00000003');
 
 let scenarios: Promise<CompiledScenario[]> | undefined;
 function catalogue(): Promise<CompiledScenario[]> {

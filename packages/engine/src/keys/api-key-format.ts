@@ -51,8 +51,23 @@ export function apiKeyChecksum(prefix: string, random: string): string {
  * ```
  */
 export function generateApiKey(environment: RunEnvironment): string {
+  return formatApiKey(environment, randomBase62(RANDOM_LENGTH));
+}
+
+/**
+ * The key of an environment with this random part (32 base62 characters) and its
+ * checksum: how `generateApiKey` builds keys, and how tests name fixed, well-formed keys.
+ *
+ * @example
+ * ```ts
+ * formatApiKey('test', 'A'.repeat(32)); // 'pr_test_AAAA…' + 6-character checksum
+ * ```
+ */
+export function formatApiKey(environment: RunEnvironment, random: string): string {
+  if (!/^[0-9A-Za-z]{32}$/.test(random)) {
+    throw new RangeError('the random part of an API key is 32 base62 characters');
+  }
   const prefix = environment === 'test' ? 'pr_test_' : 'pr_live_';
-  const random = randomBase62(RANDOM_LENGTH);
   return `${prefix}${random}${apiKeyChecksum(prefix, random)}`;
 }
 

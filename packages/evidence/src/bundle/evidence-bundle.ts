@@ -10,14 +10,21 @@ export const EVIDENCE_BUNDLE_SCHEMA = 'https://programrun.dev/schemas/evidence-b
 /** in-toto Statement v1 type. */
 export const IN_TOTO_STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
 
-/** One hash-chained lifecycle record, as the engine stores it. */
+/**
+ * One hash-chained lifecycle record, as the engine stores it: `hash` is the sha-256 of
+ * the RFC 8785 JSON of the record without `hash`, and `prev` the hash before it.
+ */
 export interface EvidenceRecord {
+  /** Deterministic: `evt_` + digest of run id and sequence. */
   readonly id: string;
   readonly run_id: string;
+  /** 1-based, contiguous per run. */
   readonly sequence: number;
+  /** `program_run.<fact>`, e.g. `program_run.handoff.requested`. */
   readonly type: string;
   readonly stage: string | null;
   readonly step: string | null;
+  /** ISO 8601 time on the run's environment clock. */
   readonly created: string;
   readonly data: JsonObject;
   readonly prev: Sha256Digest | null;
