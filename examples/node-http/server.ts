@@ -4,7 +4,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { compile, formatProblem, loadScenarioDirectory } from '@programrun/dsl';
-import { createEngine, createMemoryStore, parseApiKey, startScheduler } from '@programrun/engine';
+import {
+  createEngine,
+  createMemoryStore,
+  createWebhookDispatcher,
+  parseApiKey,
+  startScheduler,
+} from '@programrun/engine';
 import {
   createKeySet,
   generateEd25519Jwk,
@@ -57,6 +63,8 @@ const engine = createEngine({
   // Simulated counterparties answer on their own two seconds after each handoff.
   sandbox: { responseDelayMs: 2_000 },
   evidence: { keys: evidenceKeys },
+  // A development server: webhook endpoints may be loopback (http://127.0.0.1:…). Never in production.
+  webhooks: { allowLoopback: true },
 });
 // The account's test key: the configured one, or a new one printed below.
 const { secret: testKey } = await engine.apiKeys.create({
@@ -66,6 +74,9 @@ const { secret: testKey } = await engine.apiKeys.create({
   ...(configuredKey ? { secret: configuredKey } : {}),
 });
 const scheduler = startScheduler(engine, { intervalMs: 250 });
+// Delivers webhook events from the outbox, apart from request handling.
+const dispatcher = createWebhookDispatcher(engine);
+dispatcher.start();
 const handler = createHandler({ engine });
 const server = createServer(createNodeListener(handler));
 server.on('error', (error: NodeJS.ErrnoException) =>
@@ -98,6 +109,12 @@ Then follow it (simulated partners answer after ~2 s):
     -H "Content-Type: application/json" -d '{"step":"release_approval","decision":"approve","approver":"ops:you"}'
 Catalogue: curl -s ${base}/v1/scenarios -H "Authorization: Bearer ${testKey}"
 
+Webhooks (the answer holds the whsec_ signing secret, shown once; loopback URLs allowed here):
+  curl -s ${base}/v1/webhook-endpoints -H "Authorization: Bearer ${testKey}" \
+    -H "Idempotency-Key: $(node -e 'console.log(crypto.randomUUID())')" \
+    -H "Content-Type: application/json" -d '{"url":"http://127.0.0.1:4000/webhooks"}'
+  curl -s "${base}/v1/events?limit=5" -H "Authorization: Bearer ${testKey}"
+
 Evidence (signed by ${evidenceKeys.signer.kid}${process.env.PROGRAMRUN_EVIDENCE_KEY ? '' : ', a key generated for this process: set PROGRAMRUN_EVIDENCE_KEY to keep one'}):
   curl -s ${base}/v1/access-requests -H "Authorization: Bearer ${testKey}" -H "Content-Type: application/json" \\
     -d '{"session_id":"<session>","name":"Ana","email":"ana@example.com","company":"Example","use_case":"Audit"}'
@@ -107,7 +124,7 @@ Evidence (signed by ${evidenceKeys.signer.kid}${process.env.PROGRAMRUN_EVIDENCE_
 
 const shutdown = () => {
   server.close();
-  void scheduler.stop().then(() => process.exit(0));
+  void Promise.all([scheduler.stop(), dispatcher.stop()]).then(() => process.exit(0));
 };
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);

@@ -1,9 +1,16 @@
 // The engine every framework example mounts: all scenarios, the memory store, simulated
-// partners that answer after two seconds, an evidence key, the timer scheduler, and a
+// partners that answer after two seconds, an evidence key, the timer scheduler, the
+// webhook dispatcher, and a
 // test API key (PROGRAMRUN_TEST_KEY if set, else a new one). Only the mounting differs.
 import { fileURLToPath } from 'node:url';
 import { compile, formatProblem, loadScenarioDirectory } from '@programrun/dsl';
-import { createEngine, createMemoryStore, startScheduler, type Engine } from '@programrun/engine';
+import {
+  createEngine,
+  createMemoryStore,
+  createWebhookDispatcher,
+  startScheduler,
+  type Engine,
+} from '@programrun/engine';
 import { createKeySet, generateEd25519Jwk } from '@programrun/evidence';
 import { createHandler, type Handler } from '@programrun/http';
 
@@ -20,7 +27,7 @@ export interface DemoEngine {
   readonly handler: Handler;
   /** The account's test key, to print. */
   readonly testKey: string;
-  /** Stops the timer scheduler. */
+  /** Stops the timer scheduler and the webhook dispatcher. */
   stop(): Promise<void>;
 }
 
@@ -34,8 +41,11 @@ export async function createDemoEngine(): Promise<DemoEngine> {
     scenarios: scenarios.map((scenario) => compile(scenario)),
     sandbox: { responseDelayMs: 2_000 }, // simulated partners answer after two seconds
     evidence: { keys: createKeySet([{ key: generateEd25519Jwk(), status: 'active' }]) },
+    webhooks: { allowLoopback: true }, // development: receivers on 127.0.0.1
   });
   const scheduler = startScheduler(engine);
+  const dispatcher = createWebhookDispatcher(engine);
+  dispatcher.start();
   const testKey = await engine.apiKeys
     .create({
       account: 'acct_demo',
@@ -50,7 +60,9 @@ export async function createDemoEngine(): Promise<DemoEngine> {
     engine,
     handler: createHandler({ engine }), // Bearer keys from engine.apiKeys
     testKey,
-    stop: () => scheduler.stop(),
+    stop: async () => {
+      await Promise.all([scheduler.stop(), dispatcher.stop()]);
+    },
   };
 }
 

@@ -5,6 +5,7 @@ import type { IdGenerator } from './ids.js';
 import type { StoreV1 } from './store/store-v1.js';
 import type { SandboxOptions } from './timers/sandbox-partners.js';
 import type { EvidenceKeySet } from '@programrun/evidence';
+import type { WebhookOptions } from './webhooks/webhook-options.js';
 
 /** Options of `createEngine`. */
 export interface EngineOptions {
@@ -31,4 +32,6 @@ export interface EngineOptions {
    * that signed evidence someone holds.
    */
   readonly evidence?: { readonly keys: EvidenceKeySet };
+  /** Webhook endpoints and delivery: loopback for development, retry schedule, limits. */
+  readonly webhooks?: WebhookOptions;
 }

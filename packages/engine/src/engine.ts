@@ -42,6 +42,9 @@ import { createEnvironmentClocks } from './timers/environment-clocks.js';
 import { simulatedAnswer } from './timers/sandbox-partners.js';
 import { partnerIdempotencyKey } from './timers/timer-plan.js';
 import { toRunEvent, type Signal } from './signals/signal.js';
+import { appendLifecycle } from './webhooks/outbox.js';
+import type { WebhookEventRun } from './webhooks/webhook-event.js';
+import { createWebhooks, type Webhooks } from './webhooks/webhooks.js';
 import { isStoreError } from './store/store-error.js';
 import type {
   Page,
@@ -99,6 +102,8 @@ export interface Engine {
   readonly apiKeys: ApiKeys;
   /** Issuer activations that let live runs of restricted scenarios leave intake. */
   readonly activations: IssuerActivations;
+  /** Webhook endpoints, the event list, redelivery, and the outbox a dispatcher drains. */
+  readonly webhooks: Webhooks;
   createRun(scope: Scope, request: CreateRunRequest): Promise<CreateRunResult>;
   getRun(scope: Scope, id: string): Promise<RunRecord>;
   listRuns(scope: Scope, query?: Partial<RunQuery>): Promise<Page<RunRecord>>;
@@ -135,6 +140,13 @@ export interface Engine {
 
 const MAX_LIST_LIMIT = 100;
 
+/** What a run's events say about it. */
+const eventRun = (runId: string, compiled: CompiledScenario): WebhookEventRun => ({
+  id: runId,
+  scenario_id: compiled.id,
+  scenario_digest: compiled.digest,
+});
+
 /** A run whose machine has started (every run except one suspended in intake). */
 type StartedRun = StoredRun & { readonly snapshot: NonNullable<StoredRun['snapshot']> };
 const isStarted = (run: StoredRun): run is StartedRun => run.snapshot !== null;
@@ -160,6 +172,13 @@ export function createEngine(options: EngineOptions): Engine {
   const sandbox = options.sandbox ?? {};
   const maxRetries = options.maxConflictRetries ?? 8;
   const apiKeys = createApiKeys({ store, clock: liveClock, ids });
+  const { webhooks, outbox } = createWebhooks({
+    store,
+    clocks,
+    clock: liveClock,
+    ids,
+    options: options.webhooks ?? {},
+  });
   /** One clock advance at a time per account (they would race to move the same offset). */
   const clockQueues = new Map<string, Promise<unknown>>();
 
@@ -275,6 +294,7 @@ export function createEngine(options: EngineOptions): Engine {
           result,
           previous: run,
           sandbox,
+          outbox,
           ...(firedTimer ? { firedTimerId: firedTimer.id } : {}),
         });
         return { run: committed.run, accepted: true };
@@ -355,6 +375,7 @@ export function createEngine(options: EngineOptions): Engine {
           result: compiled.start({ environment: scope.environment, inputs: run.record.inputs }),
           previous: run,
           sandbox,
+          outbox,
           activation,
           leadingFacts: [
             {
@@ -450,6 +471,7 @@ export function createEngine(options: EngineOptions): Engine {
     scenarios: catalogue,
     store,
     apiKeys,
+    webhooks,
 
     async createRun(scope, request) {
       if (typeof request.scenario_id !== 'string') {
@@ -522,7 +544,7 @@ export function createEngine(options: EngineOptions): Engine {
                 createdFact,
               });
               await tx.insertRun(held.run);
-              await tx.appendRecords(scope, held.records);
+              await appendLifecycle(tx, scope, eventRun(runId, compiled), held.records, outbox);
               return { run: await withExportability(tx, scope, held.run.record), created: true };
             }
           }
@@ -535,6 +557,7 @@ export function createEngine(options: EngineOptions): Engine {
             result: compiled.start({ environment: scope.environment, inputs }),
             previous: null,
             sandbox,
+            outbox,
             creation,
             leadingFacts: [createdFact],
             ...(activation ? { activation } : {}),
@@ -588,7 +611,13 @@ export function createEngine(options: EngineOptions): Engine {
             }
             const cancelled = cancelSuspendedRun(run, signal.reason ?? 'requested', at);
             await tx.updateRun(cancelled.run, run.version);
-            await tx.appendRecords(scope, cancelled.records);
+            await appendLifecycle(
+              tx,
+              scope,
+              eventRun(run.id, compiledFor(run)),
+              cancelled.records,
+              outbox,
+            );
             return cancelled.run;
           },
         },

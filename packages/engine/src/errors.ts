@@ -32,7 +32,13 @@ export type EngineErrorCode =
   | 'run_suspended'
   | 'scenario_not_restricted'
   | 'activation_not_found'
-  | 'invalid_activation';
+  | 'invalid_activation'
+  | 'invalid_webhook_endpoint'
+  | 'webhook_endpoint_not_found'
+  | 'webhook_endpoint_limit'
+  | 'webhook_endpoint_disabled'
+  | 'no_webhook_endpoints'
+  | 'event_not_found';
 
 /**
  * An error the engine throws on purpose, with a stable code and, for input problems,

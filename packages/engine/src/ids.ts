@@ -8,6 +8,8 @@ export interface IdGenerator {
   accessRequest(): string;
   /** A new API key id, `key_…` (not the secret). */
   apiKey(): string;
+  /** A new webhook endpoint id, `we_…`. */
+  webhookEndpoint(): string;
 }
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -55,6 +57,7 @@ export function randomIds(): IdGenerator {
     run: () => `prun_${randomBase62(24)}`,
     accessRequest: () => `lead_${randomBase62(24)}`,
     apiKey: () => `key_${randomBase62(24)}`,
+    webhookEndpoint: () => `we_${randomBase62(24)}`,
   };
 }
 
@@ -72,11 +75,14 @@ export function seededIds(seed: string): IdGenerator {
   let counter = 0;
   const next = (prefix: string) =>
     `${prefix}_${sha256Digest(`${seed}:${(counter += 1)}`).slice(7, 31)}`;
-  // Keys count on their own, so seeding keys does not shift the ids of runs.
+  // Keys and endpoints count on their own, so creating them does not shift the ids of runs.
   let keyCounter = 0;
+  let endpointCounter = 0;
   return {
     run: () => next('prun'),
     accessRequest: () => next('lead'),
     apiKey: () => `key_${sha256Digest(`${seed}:key:${(keyCounter += 1)}`).slice(7, 31)}`,
+    webhookEndpoint: () =>
+      `we_${sha256Digest(`${seed}:endpoint:${(endpointCounter += 1)}`).slice(7, 31)}`,
   };
 }

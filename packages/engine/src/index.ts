@@ -74,3 +74,48 @@ export type {
   PostureRouteRecord,
   OutcomeRecord,
 } from './runs/run-record.js';
+export { webhookEventOf, webhookEventBody } from './webhooks/webhook-event.js';
+export type { WebhookEvent, WebhookEventRun } from './webhooks/webhook-event.js';
+export { createWebhookDispatcher } from './webhooks/dispatcher.js';
+export type { WebhookDispatcher, WebhookDispatcherOptions } from './webhooks/dispatcher.js';
+export type {
+  Webhooks,
+  WebhookOutbox,
+  AttemptOutcome,
+  PreparedDelivery,
+} from './webhooks/webhooks.js';
+export type { WebhookOptions } from './webhooks/webhook-options.js';
+export type {
+  CreateWebhookEndpointInput,
+  UpdateWebhookEndpointInput,
+} from './webhooks/endpoint-input.js';
+export type {
+  WebhookEndpointRecord,
+  WebhookEndpointWithSecret,
+  EventRecord,
+  WebhookDeliveryRecord,
+  WebhookAttemptRecord,
+} from './webhooks/webhook-records.js';
+export {
+  WEBHOOK_EVENT_TYPES,
+  ACCOUNT_EVENT_TYPES,
+  matchesEnabledEvents,
+} from './webhooks/event-filter.js';
+export {
+  generateWebhookSecret,
+  signWebhook,
+  verifyWebhookSignature,
+} from './webhooks/webhook-secret.js';
+export { DEFAULT_RETRY_SCHEDULE } from './webhooks/retry-schedule.js';
+export type { RetrySchedule } from './webhooks/retry-schedule.js';
+export type {
+  WebhookEndpointRow,
+  WebhookSecretRow,
+  WebhookEventRow,
+  WebhookDeliveryRow,
+  WebhookDeliveryStatus,
+  WebhookAttemptRow,
+  WebhookEventQuery,
+  WebhookClaim,
+  WebhookDisabledReason,
+} from './store/webhook-rows.js';

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LifecycleRecord } from './lifecycle/lifecycle-record.js';
 import type { RunRecord } from './runs/run-record.js';
 import { isStoreError } from './store/store-error.js';
+import { defineWebhookStoreContract } from './store-contract-webhooks.js';
 import type {
   ApiKeyRow,
   IdempotencyRecord,
@@ -562,5 +563,7 @@ export function defineStoreContract(name: string, createStore: StoreFactory): vo
           ]);
         });
       }));
+
+    defineWebhookStoreContract(withStore);
   });
 }

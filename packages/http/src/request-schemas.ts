@@ -141,3 +141,90 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.outp
     { errors },
   );
 }
+
+const eventTypePatterns = z
+  .array(z.string().min(1).max(100))
+  .min(1)
+  .max(100)
+  .meta({
+    description:
+      'Event types to receive: exact types, prefixes such as `program_run.handoff.*`, or `*` for all.',
+    examples: [['program_run.completed', 'program_run.handoff.*']],
+  });
+
+/**
+ * `POST /v1/webhook-endpoints` body.
+ *
+ * @example
+ * ```ts
+ * createWebhookEndpointBodySchema.parse({ url: 'https://hooks.example.com/programrun' });
+ * ```
+ */
+export const createWebhookEndpointBodySchema = z
+  .strictObject({
+    url: z
+      .string()
+      .min(1)
+      .max(2048)
+      .meta({
+        description: 'Where events are POSTed: https in live.',
+        examples: ['https://hooks.example.com/programrun'],
+      }),
+    enabled_events: eventTypePatterns.optional(),
+    description: z.string().max(500).nullable().optional(),
+  })
+  .meta({ id: 'CreateWebhookEndpoint' });
+
+/**
+ * `POST /v1/webhook-endpoints/{id}` body: change fields, or enable / disable.
+ *
+ * @example
+ * ```ts
+ * updateWebhookEndpointBodySchema.parse({ status: 'enabled' });
+ * ```
+ */
+export const updateWebhookEndpointBodySchema = z
+  .strictObject({
+    url: z.string().min(1).max(2048).optional(),
+    enabled_events: eventTypePatterns.optional(),
+    description: z.string().max(500).nullable().optional(),
+    status: z
+      .enum(['enabled', 'disabled'])
+      .optional()
+      .meta({ description: '`enabled` re-enables a disabled endpoint; `disabled` pauses it.' }),
+  })
+  .meta({ id: 'UpdateWebhookEndpoint' });
+
+/**
+ * `POST /v1/webhook-endpoints/{id}/rotate-secret` body.
+ *
+ * @example
+ * ```ts
+ * rotateSecretBodySchema.parse({ overlap_seconds: 3600 });
+ * ```
+ */
+export const rotateSecretBodySchema = z
+  .strictObject({
+    overlap_seconds: z.int().min(0).max(604_800).optional().meta({
+      description:
+        'How long the previous secret keeps signing (every delivery carries both signatures meanwhile). Default 86400 (24 h), at most 7 days.',
+    }),
+  })
+  .meta({ id: 'RotateWebhookSecret' });
+
+/**
+ * `POST /v1/events/{id}/redeliver` body.
+ *
+ * @example
+ * ```ts
+ * redeliverBodySchema.parse({ endpoint: 'we_123' });
+ * ```
+ */
+export const redeliverBodySchema = z
+  .strictObject({
+    endpoint: z.string().min(1).max(100).optional().meta({
+      description:
+        'Only this endpoint; by default every enabled endpoint subscribed to the type or that had the event.',
+    }),
+  })
+  .meta({ id: 'RedeliverEvent' });

@@ -73,6 +73,8 @@ export async function createTestHandler(
     testClock: createVirtualClock('2026-03-02T09:00:00.000Z'),
     ids: seededIds('http-test'),
     evidence: { keys: evidenceKeys },
+    // Test receivers listen on 127.0.0.1.
+    webhooks: { allowLoopback: true },
   });
   await engine.apiKeys.create({ account: 'acct_one', environment: 'test', secret: TEST_KEY });
   await engine.apiKeys.create({ account: 'acct_two', environment: 'test', secret: OTHER_TEST_KEY });

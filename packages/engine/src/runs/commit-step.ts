@@ -4,6 +4,7 @@ import { buildRecords, type PendingFact } from '../lifecycle/build-records.js';
 import type { LifecycleRecord } from '../lifecycle/lifecycle-record.js';
 import type { Scope, StoredRun, StoreTransactionV1 } from '../store/store-v1.js';
 import { planTimers } from '../timers/timer-plan.js';
+import { appendLifecycle, type Outbox } from '../webhooks/outbox.js';
 import type { SandboxOptions } from '../timers/sandbox-partners.js';
 import { buildRunRecord, statusOf } from './build-run-record.js';
 import { FINAL_STATUSES, type ActivationPosture } from './run-record.js';
@@ -33,13 +34,15 @@ export interface CommitStepInput {
   /** The timer whose firing caused this step. */
   readonly firedTimerId?: string;
   readonly sandbox: SandboxOptions;
+  /** Where the records' webhook events go, in the same transaction. */
+  readonly outbox: Outbox;
   /** The run's activation posture; by default the previous record's (or none required). */
   readonly activation?: ActivationPosture;
 }
 
 /**
- * Writes one transition inside the caller's transaction: hash-chained lifecycle records,
- * timers for new deadlines (and cancellation of stale ones), and the run, inserted or
+ * Writes one transition inside the caller's transaction: hash-chained lifecycle records
+ * (with their webhook events in the outbox), timers for new deadlines (and cancellation of stale ones), and the run, inserted or
  * updated with compare-and-swap on its version.
  */
 export async function commitStep(
@@ -131,7 +134,13 @@ export async function commitStep(
 
   if (previous) await tx.updateRun(run, previous.version);
   else await tx.insertRun(run);
-  if (records.length > 0) await tx.appendRecords(scope, records);
+  await appendLifecycle(
+    tx,
+    scope,
+    { id: runId, scenario_id: compiled.id, scenario_digest: compiled.digest },
+    records,
+    input.outbox,
+  );
   if (scheduled.length > 0) await tx.scheduleTimers(scheduled);
   if (stale.length > 0)
     await tx.settleTimers(

@@ -1,6 +1,20 @@
 import type { RunEnvironment } from '@programrun/dsl';
 import type { LifecycleRecord } from '../lifecycle/lifecycle-record.js';
+import {
+  emptyWebhookState,
+  MemoryWebhookTables,
+  type MemoryWebhookState,
+} from './memory-webhook-tables.js';
 import { StoreError } from './store-error.js';
+import { UndoLog } from './undo-log.js';
+import type {
+  WebhookAttemptRow,
+  WebhookClaim,
+  WebhookDeliveryRow,
+  WebhookEndpointRow,
+  WebhookEventQuery,
+  WebhookEventRow,
+} from './webhook-rows.js';
 import type {
   AccessRequestRow,
   ApiKeyRow,
@@ -35,6 +49,7 @@ interface MemoryState {
   apiKeys: Map<string, ApiKeyRow>;
   apiKeysByHash: Map<string, string>;
   activations: Map<string, IssuerActivationRow>;
+  webhooks: MemoryWebhookState;
 }
 
 /**
@@ -43,29 +58,74 @@ interface MemoryState {
  */
 class MemoryTransaction implements StoreTransactionV1 {
   readonly #state: MemoryState;
-  readonly #undo: (() => void)[] = [];
+  readonly #undo = new UndoLog();
+  readonly #webhooks: MemoryWebhookTables;
 
   constructor(state: MemoryState) {
     this.#state = state;
+    this.#webhooks = new MemoryWebhookTables(state.webhooks, this.#undo);
   }
 
   /** Restores every table to what it was before this transaction. */
   rollback(): void {
-    for (const undo of this.#undo.reverse()) undo();
+    this.#undo.rollback();
   }
 
   #set<V>(table: Map<string, V>, key: string, value: V): void {
-    const had = table.has(key);
-    const previous = table.get(key);
-    this.#undo.push(() => (had ? table.set(key, previous as V) : table.delete(key)));
-    table.set(key, value);
+    this.#undo.set(table, key, value);
   }
 
   #delete<V>(table: Map<string, V>, key: string): void {
-    if (!table.has(key)) return;
-    const previous = table.get(key) as V;
-    this.#undo.push(() => table.set(key, previous));
-    table.delete(key);
+    this.#undo.delete(table, key);
+  }
+
+  insertWebhookEndpoint(endpoint: WebhookEndpointRow): Promise<void> {
+    return this.#webhooks.insertEndpoint(endpoint);
+  }
+  getWebhookEndpoint(scope: Scope, id: string): Promise<WebhookEndpointRow | undefined> {
+    return this.#webhooks.getEndpoint(scope, id);
+  }
+  listWebhookEndpoints(scope: Scope): Promise<WebhookEndpointRow[]> {
+    return this.#webhooks.listEndpoints(scope);
+  }
+  updateWebhookEndpoint(endpoint: WebhookEndpointRow): Promise<void> {
+    return this.#webhooks.updateEndpoint(endpoint);
+  }
+  deleteWebhookEndpoint(scope: Scope, id: string): Promise<void> {
+    return this.#webhooks.deleteEndpoint(scope, id);
+  }
+  insertWebhookEvents(events: readonly WebhookEventRow[]): Promise<void> {
+    return this.#webhooks.insertEvents(events);
+  }
+  getWebhookEvent(scope: Scope, id: string): Promise<WebhookEventRow | undefined> {
+    return this.#webhooks.getEvent(scope, id);
+  }
+  listWebhookEvents(scope: Scope, query: WebhookEventQuery): Promise<Page<WebhookEventRow>> {
+    return this.#webhooks.listEvents(scope, query);
+  }
+  insertWebhookDeliveries(deliveries: readonly WebhookDeliveryRow[]): Promise<void> {
+    return this.#webhooks.insertDeliveries(deliveries);
+  }
+  getWebhookDelivery(scope: Scope, id: string): Promise<WebhookDeliveryRow | undefined> {
+    return this.#webhooks.getDelivery(scope, id);
+  }
+  listWebhookDeliveries(scope: Scope, eventId: string): Promise<WebhookDeliveryRow[]> {
+    return this.#webhooks.listDeliveries(scope, eventId);
+  }
+  updateWebhookDelivery(delivery: WebhookDeliveryRow, expectedAttempts: number): Promise<void> {
+    return this.#webhooks.updateDelivery(delivery, expectedAttempts);
+  }
+  claimWebhookDeliveries(claim: WebhookClaim): Promise<WebhookDeliveryRow[]> {
+    return this.#webhooks.claimDeliveries(claim);
+  }
+  nextWebhookAttempt(environment: RunEnvironment): Promise<string | undefined> {
+    return this.#webhooks.nextAttempt(environment);
+  }
+  appendWebhookAttempt(attempt: WebhookAttemptRow): Promise<void> {
+    return this.#webhooks.appendAttempt(attempt);
+  }
+  listWebhookAttempts(deliveryId: string): Promise<WebhookAttemptRow[]> {
+    return this.#webhooks.listAttempts(deliveryId);
   }
 
   getRun(scope: Scope, id: string): Promise<StoredRun | undefined> {
@@ -361,6 +421,7 @@ export function createMemoryStore(): StoreV1 {
     apiKeys: new Map(),
     apiKeysByHash: new Map(),
     activations: new Map(),
+    webhooks: emptyWebhookState(),
   };
   let queue: Promise<unknown> = Promise.resolve();
   let closed = false;

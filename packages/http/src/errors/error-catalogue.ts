@@ -132,6 +132,40 @@ export const ERROR_CATALOGUE = {
     title: 'No such run',
     action: 'Check the run id and that the key belongs to its account and environment.',
   },
+  invalid_webhook_endpoint: {
+    status: 422,
+    title: 'Webhook endpoint not valid',
+    action:
+      'Fix the fields named in `errors`: an absolute https URL (live) that is not a private, loopback, link-local or metadata address, known event types (or `prefix.*`, `*`), a short description.',
+  },
+  webhook_endpoint_not_found: {
+    status: 404,
+    title: 'No such webhook endpoint',
+    action: 'Check the endpoint id and that the key belongs to its account and environment.',
+  },
+  webhook_endpoint_limit: {
+    status: 409,
+    title: 'Too many webhook endpoints',
+    action:
+      'Delete an endpoint you no longer use (16 per account and environment), or subscribe one endpoint to more event types.',
+  },
+  webhook_endpoint_disabled: {
+    status: 409,
+    title: 'Webhook endpoint disabled',
+    action:
+      'Enable it again with `POST /v1/webhook-endpoints/{id}` and `{"status":"enabled"}` once the receiver works, then redeliver.',
+  },
+  no_webhook_endpoints: {
+    status: 409,
+    title: 'No endpoint receives this event',
+    action:
+      'Register or enable an endpoint subscribed to the event type, or name one with `endpoint`.',
+  },
+  event_not_found: {
+    status: 404,
+    title: 'No such event',
+    action: 'Check the event id (`evt_…`) and that the key belongs to its account and environment.',
+  },
   run_suspended: {
     status: 409,
     title: 'Run suspended until issuer activation',

@@ -1,9 +1,11 @@
+import { eventOperations } from './operations/events.js';
 import { evidenceOperations } from './operations/evidence.js';
 import { openApiOperations } from './operations/openapi.js';
 import { programRunOperations } from './operations/program-runs.js';
 import { scenarioOperations } from './operations/scenarios.js';
 import { signalOperations } from './operations/signals.js';
 import { testHelperOperations } from './operations/test-helpers.js';
+import { webhookEndpointOperations } from './operations/webhook-endpoints.js';
 import type { OperationSpec } from './operation-spec.js';
 
 /**
@@ -19,6 +21,8 @@ export const ALL_OPERATIONS: readonly OperationSpec[] = [
   ...signalOperations,
   ...evidenceOperations,
   ...scenarioOperations,
+  ...webhookEndpointOperations,
+  ...eventOperations,
   ...testHelperOperations,
   ...openApiOperations,
 ];

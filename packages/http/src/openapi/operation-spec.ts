@@ -15,6 +15,9 @@ export const TAGS = {
   Signals: 'Approvals, partner answers and cancellation: what moves a waiting run on.',
   Evidence: 'Request-access leads, signed evidence export and the public evidence keys.',
   Scenarios: 'The scenario catalogue a run is created from.',
+  Webhooks: 'Endpoints that receive events, signed per Standard Webhooks, and their secrets.',
+  Events:
+    'Every event of the account (views of lifecycle records), their deliveries and redelivery.',
   'Test helpers': 'Helpers of the test environment (test keys only).',
   OpenAPI: 'This document.',
 } as const;

@@ -99,3 +99,65 @@ export const listEventsQuery = z.object({
     .default(100)
     .meta({ param: { description: 'Page size.' } }),
 });
+
+/**
+ * `{id}` of `/v1/webhook-endpoints/{id}`.
+ *
+ * @example
+ * ```ts
+ * requestParams: { path: z.object({ id: endpointIdParameter }) }
+ * ```
+ */
+export const endpointIdParameter = z.string().meta({
+  param: { id: 'WebhookEndpointId', description: 'The endpoint id (`we_…`).' },
+  examples: ['we_4f1c2d3e4f5a6b7c8d9e0f1a'],
+});
+
+/**
+ * `{id}` of `/v1/events/{id}`.
+ *
+ * @example
+ * ```ts
+ * requestParams: { path: z.object({ id: eventIdParameter }) }
+ * ```
+ */
+export const eventIdParameter = z.string().meta({
+  param: { id: 'EventId', description: 'The event id (`evt_…`).' },
+  examples: ['evt_3f2a9c4e8b1d7f6a0c5e2b9d4a7f1c3e'],
+});
+
+/**
+ * Query of `GET /v1/events`.
+ *
+ * @example
+ * ```ts
+ * requestParams: { query: accountEventsQuery }
+ * ```
+ */
+export const accountEventsQuery = z.object({
+  limit: z
+    .int()
+    .min(1)
+    .max(100)
+    .default(10)
+    .meta({ param: { description: 'Page size.' } }),
+  starting_after: z
+    .string()
+    .optional()
+    .meta({ param: { description: 'An event id: list the events after it (the next page).' } }),
+  type: z
+    .string()
+    .optional()
+    .meta({
+      param: { description: 'Only events of this type.' },
+      examples: ['program_run.completed'],
+    }),
+  run: z
+    .string()
+    .optional()
+    .meta({ param: { description: 'Only events of this run (`prun_…`).' } }),
+  delivery_status: z
+    .enum(['none', 'pending', 'delivered', 'failed'])
+    .optional()
+    .meta({ description: 'Only events whose deliveries stand so.' }),
+});

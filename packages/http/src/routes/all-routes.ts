@@ -1,10 +1,12 @@
 import type { Route } from '../router.js';
+import { eventRoutes } from './events.js';
 import { evidenceRoutes } from './evidence.js';
 import { openApiRoutes } from './openapi.js';
 import { programRunRoutes } from './program-runs.js';
 import { scenarioRoutes } from './scenarios.js';
 import { signalRoutes } from './signals.js';
 import { testHelperRoutes } from './test-helpers.js';
+import { webhookEndpointRoutes } from './webhook-endpoints.js';
 
 /**
  * Every `/v1` endpoint the handler serves, in matching order. The OpenAPI document must
@@ -20,6 +22,8 @@ export const ROUTES: readonly Route[] = [
   ...signalRoutes,
   ...evidenceRoutes,
   ...scenarioRoutes,
+  ...webhookEndpointRoutes,
+  ...eventRoutes,
   ...testHelperRoutes,
   ...openApiRoutes,
 ];

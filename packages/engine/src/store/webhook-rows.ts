@@ -1,0 +1,118 @@
+import type { RunEnvironment } from '@programrun/dsl';
+
+/** One signing secret of an endpoint; several are valid while a rotation overlaps. */
+export interface WebhookSecretRow {
+  /** `whsec_` + base64 of 32 random bytes. Kept readable: HMAC needs the secret itself. */
+  readonly secret: string;
+  readonly created_at: string;
+  /** Wall-clock ISO time after which it no longer signs; null for the current secret. */
+  readonly expires_at: string | null;
+}
+
+/** Why an endpoint stopped receiving events. */
+export type WebhookDisabledReason = 'gone' | 'consistent_failure' | 'requested';
+
+/** A registered webhook endpoint. */
+export interface WebhookEndpointRow {
+  /** `we_…` */
+  readonly id: string;
+  readonly account: string;
+  readonly environment: RunEnvironment;
+  readonly url: string;
+  readonly description: string | null;
+  /** Event types (`program_run.completed`), prefix patterns (`program_run.handoff.*`) or `*`. */
+  readonly enabled_events: readonly string[];
+  readonly status: 'enabled' | 'disabled';
+  readonly disabled_reason: WebhookDisabledReason | null;
+  readonly disabled_at: string | null;
+  /** Current secret first, then older ones still inside their rotation overlap. */
+  readonly secrets: readonly WebhookSecretRow[];
+  /** First failed attempt since the last successful one; null while healthy. */
+  readonly failing_since: string | null;
+  /** How many times the endpoint was disabled (names each `webhook_endpoint.disabled` event). */
+  readonly disabled_count: number;
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+/**
+ * One event in the transactional outbox: written in the same transaction as the
+ * lifecycle record it shows, with the exact bytes every delivery sends.
+ */
+export interface WebhookEventRow {
+  /** `evt_…`, the record's deterministic id. */
+  readonly id: string;
+  readonly account: string;
+  readonly environment: RunEnvironment;
+  readonly type: string;
+  readonly created: string;
+  /** Null for account-level events (`webhook_endpoint.disabled`). */
+  readonly run_id: string | null;
+  readonly sequence: number | null;
+  /** RFC 8785 canonical JSON of the event: the delivered body, byte for byte. */
+  readonly body: string;
+}
+
+/** Where one event stands with one endpoint. */
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
+
+/** One event owed to one endpoint: retried until delivered, failed or cancelled. */
+export interface WebhookDeliveryRow {
+  /** `wdl_` + digest of event and endpoint ids: one delivery per pair. */
+  readonly id: string;
+  readonly event_id: string;
+  readonly endpoint_id: string;
+  readonly account: string;
+  readonly environment: RunEnvironment;
+  readonly status: WebhookDeliveryStatus;
+  /** Attempts made so far (the compare-and-swap version of the row). */
+  readonly attempts: number;
+  /** Attempts since the delivery was last queued (a redelivery starts the schedule over). */
+  readonly schedule_attempts: number;
+  /** When the next attempt is due, on the environment's base clock; null once settled. */
+  readonly next_attempt_at: string | null;
+  /** Wall-clock ISO time until which a dispatcher holds it; expired leases are taken over. */
+  readonly lease_until: string | null;
+  readonly last_error: string | null;
+  readonly created_at: string;
+  readonly updated_at: string;
+  readonly delivered_at: string | null;
+}
+
+/** One HTTP attempt of a delivery, kept forever with the delivery. */
+export interface WebhookAttemptRow {
+  readonly delivery_id: string;
+  /** 1-based. */
+  readonly attempt: number;
+  /** Wall-clock ISO time the request started. */
+  readonly started_at: string;
+  /** The receiver's status code; null when no response arrived. */
+  readonly status: number | null;
+  readonly latency_ms: number;
+  /** Stable code of what went wrong (`timeout`, `connection_failed`, `http_status`, …); null on success. */
+  readonly error_code: string | null;
+  readonly error_message: string | null;
+  /** First KiB of the response body, for debugging. */
+  readonly response_excerpt: string | null;
+}
+
+/** Filters of the event list; results are newest first. */
+export interface WebhookEventQuery {
+  readonly type?: string;
+  readonly run_id?: string;
+  /** Derived from the event's deliveries: none, pending, failed (and none pending) or all delivered. */
+  readonly delivery_status?: 'none' | 'pending' | 'delivered' | 'failed';
+  readonly starting_after?: string;
+  readonly limit: number;
+}
+
+/** What a dispatcher asks for: due deliveries of one environment, leased until `lease_until`. */
+export interface WebhookClaim {
+  readonly environment: RunEnvironment;
+  /** Deliveries whose `next_attempt_at` is at or before this (environment base clock). */
+  readonly due_at: string;
+  /** Now on the wall clock: leases that ended before it are free. */
+  readonly lease_now: string;
+  readonly lease_until: string;
+  readonly limit: number;
+}

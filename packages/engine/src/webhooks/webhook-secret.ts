@@ -1,0 +1,91 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { WebhookSecretRow } from '../store/webhook-rows.js';
+
+const SECRET_PREFIX = 'whsec_';
+
+/**
+ * A new signing secret: `whsec_` + base64 of 32 random bytes (Standard Webhooks).
+ *
+ * @example
+ * ```ts
+ * generateWebhookSecret(); // 'whsec_…'
+ * ```
+ */
+export function generateWebhookSecret(): string {
+  return `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
+}
+
+/**
+ * The HMAC key of a `whsec_` secret: its base64 part, decoded.
+ *
+ * @example
+ * ```ts
+ * webhookSecretKey('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw').length; // 24
+ * ```
+ */
+export function webhookSecretKey(secret: string): Buffer {
+  if (!secret.startsWith(SECRET_PREFIX)) throw new TypeError('a webhook secret starts with whsec_');
+  return Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
+}
+
+/**
+ * One Standard Webhooks `v1` signature: base64 HMAC-SHA256 over `id.timestamp.body`.
+ *
+ * @example
+ * ```ts
+ * signWebhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}');
+ * // 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE='
+ * ```
+ */
+export function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
+  const mac = createHmac('sha256', webhookSecretKey(secret))
+    .update(`${id}.${timestamp}.${body}`)
+    .digest('base64');
+  return `v1,${mac}`;
+}
+
+/**
+ * The `webhook-signature` header: one `v1,` signature per secret still valid at `now`
+ * (the current one and any inside its rotation overlap), space-separated.
+ *
+ * @example
+ * ```ts
+ * signatureHeader(endpoint.secrets, event.id, Math.floor(Date.now() / 1000), body, new Date());
+ * ```
+ */
+export function signatureHeader(
+  secrets: readonly WebhookSecretRow[],
+  id: string,
+  timestamp: number,
+  body: string,
+  now: Date,
+): string {
+  const at = now.toISOString();
+  return secrets
+    .filter((secret) => secret.expires_at === null || secret.expires_at > at)
+    .map((secret) => signWebhook(secret.secret, id, timestamp, body))
+    .join(' ');
+}
+
+/**
+ * Constant-time check of a `v1,` signature against a secret (for hosts that receive
+ * programrun webhooks without the `standardwebhooks` package).
+ *
+ * @example
+ * ```ts
+ * verifyWebhookSignature(secret, id, timestamp, body, header); // true
+ * ```
+ */
+export function verifyWebhookSignature(
+  secret: string,
+  id: string,
+  timestamp: number,
+  body: string,
+  header: string,
+): boolean {
+  const expected = Buffer.from(signWebhook(secret, id, timestamp, body));
+  return header.split(' ').some((candidate) => {
+    const given = Buffer.from(candidate);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+}

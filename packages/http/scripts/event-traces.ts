@@ -1,0 +1,259 @@
+// Real, deterministic runs of every catalogue scenario, as webhook events: the examples
+// of docs/reference/events.md and the corpus the event schema tests check.
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import {
+  compile,
+  formatProblem,
+  loadScenarioDirectory,
+  type CompiledScenario,
+} from '@programrun/dsl';
+import {
+  createEngine,
+  createMemoryStore,
+  createVirtualClock,
+  seededIds,
+  webhookEventOf,
+  type LifecycleRecord,
+  type RunRecord,
+  type WebhookEvent,
+} from '@programrun/engine';
+import { happyPathPlan, runTrace, type PlanAction, type SignalPlan } from '@programrun/testing';
+import { EVENT_TYPES, type EventType } from '../src/events/event-data-schemas.js';
+
+/** Events of one real run, with where they came from. */
+export interface EventTrace {
+  /** `<scenario id> <plan name>`. */
+  readonly label: string;
+  readonly events: readonly WebhookEvent[];
+}
+
+const SCENARIOS = new URL('../../../scenarios/', import.meta.url);
+let catalogue: Promise<CompiledScenario[]> | undefined;
+
+/**
+ * Every scenario of the repository's `scenarios/` directory, compiled once.
+ *
+ * @example
+ * ```ts
+ * const scenarios = await catalogueScenarios(); // 7 scenarios, sorted by id
+ * ```
+ */
+export function catalogueScenarios(): Promise<CompiledScenario[]> {
+  catalogue ??= loadScenarioDirectory(fileURLToPath(SCENARIOS)).then(({ scenarios, problems }) => {
+    if (problems.length > 0) throw new Error(problems.map(formatProblem).join('\n'));
+    return scenarios.map((scenario) => compile(scenario));
+  });
+  return catalogue;
+}
+
+/**
+ * A run's records as the webhook events they deliver.
+ *
+ * @example
+ * ```ts
+ * const events = eventsOf(trace.run, trace.records);
+ * ```
+ */
+export function eventsOf(run: RunRecord, records: readonly LifecycleRecord[]): WebhookEvent[] {
+  const target = { id: run.id, scenario_id: run.scenario_id, scenario_digest: run.scenario_digest };
+  return records.map((record) => webhookEventOf(record, target, run.livemode ? 'live' : 'test'));
+}
+
+const rounds = (count: number, round: readonly PlanAction[]): PlanAction[] =>
+  Array.from({ length: count }, () => round).flat();
+const approveAll = (round: number): PlanAction[] =>
+  [0, 1, 2, 3].map((offset) => ({
+    kind: 'decide',
+    decision: 'approve',
+    approver: round * 4 + offset,
+  }));
+
+/** Fixed plans that walk the happy path and each kind of failure path. */
+const PLANS: Readonly<Record<string, SignalPlan>> = {
+  happy: happyPathPlan(),
+  'first approval rejected': {
+    partnersAnswer: true,
+    actions: rounds(40, [{ kind: 'decide', decision: 'reject', approver: 0 }, { kind: 'next' }]),
+    drain: 'expire',
+  },
+  'partners reject': {
+    partnersAnswer: false,
+    actions: Array.from({ length: 40 }, (_, round): PlanAction[] => [
+      ...approveAll(round),
+      { kind: 'answer', outcome: 'rejected' },
+    ]).flat(),
+    drain: 'expire',
+  },
+  'partners fail': {
+    partnersAnswer: false,
+    actions: Array.from({ length: 40 }, (_, round): PlanAction[] => [
+      ...approveAll(round),
+      { kind: 'answer', outcome: 'failed' },
+    ]).flat(),
+    drain: 'expire',
+  },
+  'partners fail late': {
+    partnersAnswer: true,
+    actions: Array.from({ length: 40 }, (_, round): PlanAction[] => [
+      ...approveAll(round),
+      ...(round >= 4
+        ? [{ kind: 'answer', outcome: 'failed' } as const]
+        : [{ kind: 'next' } as const]),
+    ]).flat(),
+    drain: 'expire',
+  },
+  'deadlines lapse': { partnersAnswer: false, actions: [], drain: 'expire' },
+  'approvals lapse': {
+    partnersAnswer: true,
+    actions: rounds(60, [{ kind: 'next' }]),
+    drain: 'expire',
+  },
+  'cancelled while waiting': {
+    partnersAnswer: true,
+    actions: Array.from({ length: 40 }, (_, round): PlanAction[] => [
+      ...(round >= 3 ? [{ kind: 'cancel' } as const] : []),
+      ...approveAll(round),
+      { kind: 'next' },
+    ]).flat(),
+    drain: 'expire',
+  },
+};
+
+/**
+ * Runs every catalogue scenario (with its example inputs) under a fixed set of plans on a
+ * virtual clock with seeded ids: the same events every time.
+ *
+ * @example
+ * ```ts
+ * for (const trace of await catalogueTraces()) console.log(trace.label, trace.events.length);
+ * ```
+ */
+export async function catalogueTraces(): Promise<EventTrace[]> {
+  const traces: EventTrace[] = [];
+  const scenarios = await catalogueScenarios();
+  // The public demo first: its events make the most readable examples.
+  const ordered = [
+    ...scenarios.filter((scenario) => scenario.definition.asset_track === 'public_demo'),
+    ...scenarios.filter((scenario) => scenario.definition.asset_track !== 'public_demo'),
+  ];
+  for (const [name, plan] of Object.entries(PLANS)) {
+    for (const compiled of ordered) {
+      const trace = await runTrace(compiled, compiled.definition.example_inputs, plan, name);
+      traces.push({ label: `${compiled.id} ${name}`, events: eventsOf(trace.run, trace.records) });
+    }
+  }
+  return traces;
+}
+
+/**
+ * The happy path of a variant of `wallet-delivery@v1` whose amount gate has a `when` its
+ * example inputs do not meet: no catalogue scenario has a step `when`, so this is the run
+ * that shows `step.skipped`.
+ *
+ * @example
+ * ```ts
+ * const trace = await skippedStepTrace(); // … program_run.step.skipped (amount_gate) …
+ * ```
+ */
+export async function skippedStepTrace(): Promise<EventTrace> {
+  const text = await readFile(new URL('wallet-delivery@v1.yaml', SCENARIOS), 'utf8');
+  const gate = '        title: Amount within demo limits\n';
+  const variant = text
+    .replace('scenario: wallet-delivery\n', 'scenario: wallet-delivery-small-amounts\n')
+    .replace(gate, `${gate}        when: money(inputs.amount) > money("1000.00")\n`);
+  const compiled = compile(variant);
+  const inputs = compiled.definition.example_inputs;
+  const trace = await runTrace(compiled, inputs, happyPathPlan(), 'skipped step');
+  return { label: `${compiled.id} happy`, events: eventsOf(trace.run, trace.records) };
+}
+
+/**
+ * A live run of a restricted scenario created before its account's issuer activation
+ * (`suspended`) and started by it (`resumed`): the only way those events happen.
+ *
+ * @example
+ * ```ts
+ * const trace = await activationTrace(); // created, suspended, resumed, stage.started, …
+ * ```
+ */
+export async function activationTrace(): Promise<EventTrace> {
+  const scenarios = await catalogueScenarios();
+  const compiled = scenarios.find((scenario) => scenario.definition.asset_track === 'restricted')!;
+  const clock = createVirtualClock('2026-06-01T08:00:00.000Z');
+  const engine = createEngine({
+    store: createMemoryStore(),
+    scenarios,
+    clock,
+    testClock: createVirtualClock('2026-06-01T08:00:00.000Z'),
+    ids: seededIds('activation'),
+  });
+  const scope = { account: 'acct_issuer_client', environment: 'live' } as const;
+  const { run } = await engine.createRun(scope, {
+    scenario_id: compiled.id,
+    inputs: compiled.definition.example_inputs,
+  });
+  clock.advanceTo(new Date('2026-06-01T09:30:00.000Z'));
+  await engine.activations.activate(scope.account, {
+    scenario: compiled.definition.scenario,
+    reference: 'ISS-2026-0042',
+  });
+  const started = await engine.getRun(scope, run.id);
+  const records = await engine.listEvents(scope, run.id, { limit: 1000 });
+  return { label: `${compiled.id} live activation`, events: eventsOf(started, records) };
+}
+
+/**
+ * The account-level event, which no run produces: an illustrative instance of the shape
+ * the webhook delivery code writes.
+ *
+ * @example
+ * ```ts
+ * ENDPOINT_DISABLED_EXAMPLE.type; // 'webhook_endpoint.disabled'
+ * ```
+ */
+export const ENDPOINT_DISABLED_EXAMPLE: WebhookEvent = {
+  id: 'evt_5d0c3b7e2f9a4c1e8b6d0a3f7c2e9b14',
+  object: 'event',
+  type: 'webhook_endpoint.disabled',
+  sequence: null,
+  created: '2026-06-04T08:00:00.000Z',
+  livemode: false,
+  run: null,
+  stage: null,
+  step: null,
+  data: {
+    endpoint: {
+      id: 'we_7Hq2LmP9xR4sT1vW8yZ3bC6d',
+      url: 'https://ops.example.com/programrun/events',
+    },
+    reason: 'consistent_failure',
+    status: 503,
+    failing_since: '2026-06-01T08:00:00.000Z',
+    disabled_at: '2026-06-04T08:00:00.000Z',
+  },
+  record_hash: null,
+};
+
+/**
+ * One example event per type: the first that real runs produce (public demo happy path
+ * first), the illustrative account-level event, nothing for a type no run produced.
+ *
+ * @example
+ * ```ts
+ * const markdown = eventsMarkdown(await collectEventExamples());
+ * ```
+ */
+export async function collectEventExamples(): Promise<Partial<Record<EventType, WebhookEvent>>> {
+  const examples: Partial<Record<EventType, WebhookEvent>> = {};
+  const traces = [...(await catalogueTraces()), await skippedStepTrace(), await activationTrace()];
+  const known = new Set<string>(EVENT_TYPES);
+  for (const trace of traces) {
+    for (const event of trace.events) {
+      const type = event.type as EventType;
+      if (known.has(type) && examples[type] === undefined) examples[type] = event;
+    }
+  }
+  examples['webhook_endpoint.disabled'] = ENDPOINT_DISABLED_EXAMPLE;
+  return examples;
+}

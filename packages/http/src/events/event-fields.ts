@@ -1,0 +1,113 @@
+import { z } from 'zod';
+
+/**
+ * A scenario identifier (stage, step, party, rule, alternative): snake_case, at most 63
+ * characters.
+ *
+ * @example
+ * ```ts
+ * identifierField.parse('release_approval');
+ * ```
+ */
+export const identifierField = z.string().regex(/^[a-z][a-z0-9_]{0,62}$/);
+
+/**
+ * A fixed-length ISO 8601 duration as the scenario wrote it (`PT15M`, `P1D`).
+ *
+ * @example
+ * ```ts
+ * durationField.parse('PT30M');
+ * ```
+ */
+export const durationField = z
+  .string()
+  .regex(/^P(?!$)(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?$/)
+  .meta({ examples: ['PT30M', 'P1D'] });
+
+/**
+ * An RFC 3339 UTC time as the engine writes it (`Date#toISOString()`).
+ *
+ * @example
+ * ```ts
+ * instantField.parse('2026-06-01T08:00:00.000Z');
+ * ```
+ */
+export const instantField = z.iso.datetime();
+
+/**
+ * The 1-based attempt of a waiting step (re-entered steps count up).
+ *
+ * @example
+ * ```ts
+ * attemptField.parse(1);
+ * ```
+ */
+export const attemptField = z
+  .int()
+  .min(1)
+  .meta({ description: 'Which entry of the step this is: 1 the first time, then 2, 3…' });
+
+/**
+ * A map whose keys and values the scenario or a partner decides (CEL results, partner
+ * data): genuinely open, any JSON per key.
+ *
+ * @example
+ * ```ts
+ * openMapField.parse({ risk: 'low' });
+ * ```
+ */
+export const openMapField = z.record(z.string(), z.unknown());
+
+/**
+ * Every stable reason code a run can fault, be cancelled or start compensating with.
+ * `faulted`, `compensate` and `cancelled` come from a success path that routes straight
+ * to `fault`, `compensate` or `cancel`.
+ *
+ * @example
+ * ```ts
+ * FAULT_REASONS.includes('handoff_timed_out'); // true
+ * ```
+ */
+export const FAULT_REASONS = [
+  'approval_rejected',
+  'approval_expired',
+  'review_rejected',
+  'review_expired',
+  'policy_denied',
+  'handoff_rejected',
+  'handoff_failed',
+  'handoff_timed_out',
+  'no_route',
+  'attempts_exhausted',
+  'expression_error',
+  'compensation_failed',
+  'cancel_requested',
+  'faulted',
+  'compensate',
+  'cancelled',
+] as const;
+
+/**
+ * A reason code of {@link FAULT_REASONS}.
+ *
+ * @example
+ * ```ts
+ * faultReasonField.parse('policy_denied');
+ * ```
+ */
+export const faultReasonField = z.enum(FAULT_REASONS);
+
+/**
+ * One recorded approval decision (engine `ApprovalDecision`).
+ *
+ * @example
+ * ```ts
+ * approvalDecisionField.parse({ approver: 'ops:ana', decision: 'approve', note: null, at: '2026-06-01T08:00:00.000Z' });
+ * ```
+ */
+export const approvalDecisionField = z.strictObject({
+  approver: z.string().meta({ description: 'Who decided, as the host identified them.' }),
+  decision: z.enum(['approve', 'reject']),
+  note: z.string().nullable().meta({ description: "The approver's note, if any." }),
+  at: instantField.meta({ description: 'When the decision was recorded (environment clock).' }),
+});

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import {
+  createWebhookEndpointBodySchema,
+  rotateSecretBodySchema,
+  updateWebhookEndpointBodySchema,
+} from '../../request-schemas.js';
+import {
+  webhookEndpointListSchema,
+  webhookEndpointSchema,
+  webhookEndpointWithSecretSchema,
+} from '../../schemas/webhook-endpoint.js';
+import type { OperationSpec } from '../operation-spec.js';
+import { endpointIdParameter } from '../parameters.js';
+
+const endpointPath = z.object({ id: endpointIdParameter });
+
+/**
+ * The operations of routes/webhook-endpoints.ts.
+ *
+ * @example
+ * ```ts
+ * webhookEndpointOperations.map((operation) => operation.operationId); // ['createWebhookEndpoint', …]
+ * ```
+ */
+export const webhookEndpointOperations: readonly OperationSpec[] = [
+  {
+    method: 'POST',
+    path: '/v1/webhook-endpoints',
+    operationId: 'createWebhookEndpoint',
+    tag: 'Webhooks',
+    summary: 'Register a webhook endpoint',
+    description:
+      'Registers a URL to receive events, signed per Standard Webhooks. The answer holds the signing secret (`whsec_…`), shown only here. Live endpoints must be https and may not resolve to private, loopback, link-local or metadata addresses (checked again at every delivery).',
+    idempotencyKey: 'required',
+    body: { schema: createWebhookEndpointBodySchema, required: true },
+    responses: [
+      {
+        status: 201,
+        description: 'The new endpoint with its secret.',
+        schema: webhookEndpointWithSecretSchema,
+      },
+    ],
+    errors: ['invalid_webhook_endpoint', 'webhook_endpoint_limit'],
+  },
+  {
+    method: 'GET',
+    path: '/v1/webhook-endpoints',
+    operationId: 'listWebhookEndpoints',
+    tag: 'Webhooks',
+    summary: 'List webhook endpoints',
+    description: 'Every endpoint of the key’s account and environment, oldest first (at most 16).',
+    responses: [{ status: 200, description: 'The endpoints.', schema: webhookEndpointListSchema }],
+    errors: [],
+  },
+  {
+    method: 'GET',
+    path: '/v1/webhook-endpoints/:id',
+    operationId: 'getWebhookEndpoint',
+    tag: 'Webhooks',
+    summary: 'Read a webhook endpoint',
+    description: 'Its status, subscriptions, and which secrets sign now (never the secrets).',
+    parameters: { path: endpointPath },
+    responses: [{ status: 200, description: 'The endpoint.', schema: webhookEndpointSchema }],
+    errors: ['webhook_endpoint_not_found'],
+  },
+  {
+    method: 'POST',
+    path: '/v1/webhook-endpoints/:id',
+    operationId: 'updateWebhookEndpoint',
+    tag: 'Webhooks',
+    summary: 'Change, enable or disable a webhook endpoint',
+    description:
+      'Changes the URL, subscriptions or description; `status: enabled` re-enables an endpoint that was disabled (its failure history is cleared), `status: disabled` pauses it.',
+    idempotencyKey: 'optional',
+    parameters: { path: endpointPath },
+    body: { schema: updateWebhookEndpointBodySchema, required: false },
+    responses: [{ status: 200, description: 'The endpoint.', schema: webhookEndpointSchema }],
+    errors: ['invalid_webhook_endpoint', 'webhook_endpoint_not_found'],
+  },
+  {
+    method: 'POST',
+    path: '/v1/webhook-endpoints/:id/rotate-secret',
+    operationId: 'rotateWebhookSecret',
+    tag: 'Webhooks',
+    summary: 'Rotate the signing secret',
+    description:
+      'Makes a new secret (shown only here). The previous one keeps signing for `overlap_seconds` (default 24 h): meanwhile every delivery carries both signatures, so receivers switch without dropping events.',
+    idempotencyKey: 'optional',
+    parameters: { path: endpointPath },
+    body: { schema: rotateSecretBodySchema, required: false },
+    responses: [
+      {
+        status: 200,
+        description: 'The endpoint with its new secret.',
+        schema: webhookEndpointWithSecretSchema,
+      },
+    ],
+    errors: ['invalid_webhook_endpoint', 'webhook_endpoint_not_found'],
+  },
+  {
+    method: 'DELETE',
+    path: '/v1/webhook-endpoints/:id',
+    operationId: 'deleteWebhookEndpoint',
+    tag: 'Webhooks',
+    summary: 'Delete a webhook endpoint',
+    description: 'Stops delivery to it at once; deliveries still owed to it are cancelled.',
+    parameters: { path: endpointPath },
+    responses: [
+      {
+        status: 200,
+        description: 'The deleted endpoint.',
+        schema: webhookEndpointSchema
+          .extend({ deleted: z.literal(true) })
+          .meta({ id: 'DeletedWebhookEndpoint' }),
+      },
+    ],
+    errors: ['webhook_endpoint_not_found'],
+  },
+];

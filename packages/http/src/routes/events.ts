@@ -1,0 +1,79 @@
+import type { WebhookEventQuery } from '@programrun/engine';
+import { HttpError } from '../errors/http-error.js';
+import { jsonResponse } from '../json-response.js';
+import { parseBody, redeliverBodySchema } from '../request-schemas.js';
+import type { Route } from '../router.js';
+import { postRoute } from './webhook-endpoints.js';
+
+const DELIVERY_STATUSES = new Set(['none', 'pending', 'delivered', 'failed']);
+
+function eventListQuery(url: URL): Partial<WebhookEventQuery> & { limit: number } {
+  const params = url.searchParams;
+  const invalid = (parameter: string, message: string) =>
+    new HttpError('invalid_query', `${parameter} ${message}.`, {
+      errors: [{ pointer: `/${parameter}`, code: 'invalid_query', message }],
+    });
+  const limitText = params.get('limit');
+  const limit = limitText === null ? 10 : Number(limitText);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100 || limitText === '')
+    throw invalid('limit', 'must be an integer from 1 to 100');
+  const status = params.get('delivery_status');
+  if (status !== null && !DELIVERY_STATUSES.has(status))
+    throw invalid('delivery_status', `must be one of ${[...DELIVERY_STATUSES].join(', ')}`);
+  const type = params.get('type');
+  const run = params.get('run');
+  const after = params.get('starting_after');
+  return {
+    limit,
+    ...(type === null ? {} : { type }),
+    ...(run === null ? {} : { run_id: run }),
+    ...(status === null
+      ? {}
+      : { delivery_status: status as NonNullable<WebhookEventQuery['delivery_status']> }),
+    ...(after === null ? {} : { starting_after: after }),
+  };
+}
+
+/** `/v1/events`: the account's events, one event, its deliveries, and redelivery. */
+export const eventRoutes: readonly Route[] = [
+  {
+    method: 'GET',
+    path: '/v1/events',
+    handle: async ({ engine, principal, url }) =>
+      jsonResponse(200, {
+        object: 'list',
+        url: '/v1/events',
+        ...(await engine.webhooks.listEvents(principal, eventListQuery(url))),
+      }),
+  },
+  {
+    method: 'GET',
+    path: '/v1/events/:id',
+    handle: async ({ engine, principal, params }) =>
+      jsonResponse(200, await engine.webhooks.getEvent(principal, params.id!)),
+  },
+  {
+    method: 'GET',
+    path: '/v1/events/:id/deliveries',
+    handle: async ({ engine, principal, params }) =>
+      jsonResponse(200, {
+        object: 'list',
+        url: `/v1/events/${params.id!}/deliveries`,
+        data: await engine.webhooks.listDeliveries(principal, params.id!),
+        has_more: false,
+      }),
+  },
+  {
+    method: 'POST',
+    path: '/v1/events/:id/redeliver',
+    handle: postRoute(false, async ({ engine, principal, params }, body) => {
+      const input = parseBody(redeliverBodySchema, body);
+      return jsonResponse(200, {
+        object: 'list',
+        url: `/v1/events/${params.id!}/redeliver`,
+        data: await engine.webhooks.redeliver(principal, params.id!, input),
+        has_more: false,
+      });
+    }),
+  },
+];

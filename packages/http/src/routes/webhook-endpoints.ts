@@ -1,0 +1,89 @@
+import { jsonResponse } from '../json-response.js';
+import { readJsonBody } from '../request-body.js';
+import {
+  createWebhookEndpointBodySchema,
+  parseBody,
+  rotateSecretBodySchema,
+  updateWebhookEndpointBodySchema,
+} from '../request-schemas.js';
+import type { Route, RouteContext } from '../router.js';
+import { answerErrors } from './answer-errors.js';
+import { idempotentRoute } from './idempotent.js';
+
+/**
+ * A POST route: read the body (empty allowed unless the key is required), honour
+ * Idempotency-Key, answer errors as problems.
+ *
+ * @example
+ * ```ts
+ * const handle = postRoute(false, async ({ engine, principal }, body) => jsonResponse(200, body));
+ * ```
+ */
+export function postRoute(
+  required: boolean,
+  work: (context: RouteContext, body: unknown) => Promise<Response>,
+) {
+  return async (context: RouteContext): Promise<Response> => {
+    const body = await readJsonBody(context.request, {
+      maxBytes: context.maxBodyBytes,
+      allowEmpty: !required,
+    });
+    return idempotentRoute(context, body, { required }, () =>
+      answerErrors(context, () => work(context, body)),
+    );
+  };
+}
+
+/** `/v1/webhook-endpoints`: register, list, read, change, rotate the secret of, delete. */
+export const webhookEndpointRoutes: readonly Route[] = [
+  {
+    method: 'POST',
+    path: '/v1/webhook-endpoints',
+    handle: postRoute(true, async ({ engine, principal }, body) => {
+      const input = parseBody(createWebhookEndpointBodySchema, body);
+      return jsonResponse(201, await engine.webhooks.createEndpoint(principal, input));
+    }),
+  },
+  {
+    method: 'GET',
+    path: '/v1/webhook-endpoints',
+    handle: async ({ engine, principal }) =>
+      jsonResponse(200, {
+        object: 'list',
+        url: '/v1/webhook-endpoints',
+        data: await engine.webhooks.listEndpoints(principal),
+        has_more: false,
+      }),
+  },
+  {
+    method: 'GET',
+    path: '/v1/webhook-endpoints/:id',
+    handle: async ({ engine, principal, params }) =>
+      jsonResponse(200, await engine.webhooks.getEndpoint(principal, params.id!)),
+  },
+  {
+    method: 'POST',
+    path: '/v1/webhook-endpoints/:id',
+    handle: postRoute(false, async ({ engine, principal, params }, body) => {
+      const input = parseBody(updateWebhookEndpointBodySchema, body);
+      return jsonResponse(200, await engine.webhooks.updateEndpoint(principal, params.id!, input));
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/v1/webhook-endpoints/:id/rotate-secret',
+    handle: postRoute(false, async ({ engine, principal, params }, body) => {
+      const input = parseBody(rotateSecretBodySchema, body);
+      return jsonResponse(200, await engine.webhooks.rotateSecret(principal, params.id!, input));
+    }),
+  },
+  {
+    method: 'DELETE',
+    path: '/v1/webhook-endpoints/:id',
+    handle: async ({ engine, principal, params }) =>
+      jsonResponse(200, {
+        ...(await engine.webhooks.deleteEndpoint(principal, params.id!)),
+        deleted: true,
+      }),
+  },
+];
