@@ -28,6 +28,7 @@ const inputs = compiled.definition.example_inputs;
 const receiver = fork(fileURLToPath(new URL('./servers/webhook-receiver.ts', import.meta.url)), {
   execArgv: ['--import', 'tsx'],
 });
+process.on('exit', () => receiver.kill());
 const port = await new Promise<number>((resolve) =>
   receiver.once('message', (message: { port: number }) => resolve(message.port)),
 );

@@ -221,20 +221,25 @@ export class MemoryWebhookTables {
   }
 
   claimDeliveries(claim: WebhookClaim): Promise<WebhookDeliveryRow[]> {
-    const due: WebhookDeliveryRow[] = [];
+    // The `limit` earliest due ones, kept sorted while scanning: one pass, no full sort,
+    // so a large backlog (a receiver down for a day) does not make each claim O(n log n).
+    const earliest: WebhookDeliveryRow[] = [];
+    if (claim.limit <= 0) return Promise.resolve(earliest);
     for (const delivery of this.#state.pending.values()) {
       if (
-        delivery.environment === claim.environment &&
-        delivery.next_attempt_at !== null &&
-        delivery.next_attempt_at <= claim.due_at &&
-        (delivery.lease_until === null || delivery.lease_until <= claim.lease_now)
+        delivery.environment !== claim.environment ||
+        delivery.next_attempt_at === null ||
+        delivery.next_attempt_at > claim.due_at ||
+        (delivery.lease_until !== null && delivery.lease_until > claim.lease_now)
       )
-        due.push(delivery);
+        continue;
+      if (earliest.length === claim.limit && byDueThenId(delivery, earliest.at(-1)!) >= 0) continue;
+      let index = earliest.length;
+      while (index > 0 && byDueThenId(delivery, earliest[index - 1]!) < 0) index -= 1;
+      earliest.splice(index, 0, delivery);
+      if (earliest.length > claim.limit) earliest.pop();
     }
-    const claimed = due
-      .sort(byDueThenId)
-      .slice(0, claim.limit)
-      .map((delivery) => ({ ...delivery, lease_until: claim.lease_until }));
+    const claimed = earliest.map((delivery) => ({ ...delivery, lease_until: claim.lease_until }));
     for (const delivery of claimed) {
       this.#undo.set(this.#state.deliveries, delivery.id, delivery);
       this.#undo.set(this.#state.pending, delivery.id, delivery);

@@ -33,7 +33,7 @@ export interface EndpointUrlPolicy {
 function fail(issues: FieldIssue[]): never {
   throw new EngineError(
     'invalid_webhook_endpoint',
-    `The webhook endpoint is not valid: ${issues.map((issue) => `${issue.pointer} ${issue.message}`).join('; ')}.`,
+    `The webhook endpoint is not valid: ${issues.map((issue) => `${issue.pointer} ${issue.message.replace(/\.$/, '')}`).join('; ')}.`,
     issues,
   );
 }
