@@ -10,14 +10,10 @@ import {
   type Scope,
 } from '../src/index.js';
 import { expectEngineError } from './expect-engine-error.js';
-import { catalogueScenarios } from './scenarios.js';
+import { catalogueScenarios, WALLET_INPUTS } from './scenarios.js';
 
 const scope: Scope = { account: 'acct_demo', environment: 'test' };
-const inputs = {
-  amount: '125.00',
-  destination_wallet_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
-  network: 'base',
-};
+const inputs = WALLET_INPUTS;
 
 let scenarios: CompiledScenario[];
 beforeAll(async () => {

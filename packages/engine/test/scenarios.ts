@@ -19,3 +19,10 @@ export function catalogueScenarios(): Promise<CompiledScenario[]> {
   });
   return cached;
 }
+
+/** Valid inputs of `wallet-delivery@v1` (an EIP-55 address on Base). */
+export const WALLET_INPUTS = {
+  amount: '125.00',
+  destination_wallet_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+  network: 'base',
+};

@@ -9,16 +9,12 @@ import {
   type Engine,
   type Scope,
 } from '../src/index.js';
-import { catalogueScenarios } from './scenarios.js';
+import { catalogueScenarios, WALLET_INPUTS } from './scenarios.js';
 
 const START = '2026-03-02T09:00:00.000Z';
 const alice: Scope = { account: 'acct_alice', environment: 'test' };
 const bob: Scope = { account: 'acct_bob', environment: 'test' };
-const inputs = {
-  amount: '125.00',
-  destination_wallet_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
-  network: 'base',
-};
+const inputs = WALLET_INPUTS;
 
 let scenarios: CompiledScenario[];
 beforeAll(async () => {

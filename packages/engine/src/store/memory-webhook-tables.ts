@@ -14,6 +14,8 @@ import type {
 /** The memory store's webhook tables. */
 export interface MemoryWebhookState {
   readonly endpoints: Map<string, WebhookEndpointRow>;
+  /** Endpoint ids of each scope, oldest first: every transition lists its scope's endpoints. */
+  readonly endpointIds: Map<string, readonly string[]>;
   readonly events: Map<string, WebhookEventRow>;
   /** Event ids of each scope in insertion order (appended in place). */
   readonly eventOrder: Map<string, string[]>;
@@ -37,6 +39,7 @@ export interface MemoryWebhookState {
 export function emptyWebhookState(): MemoryWebhookState {
   return {
     endpoints: new Map(),
+    endpointIds: new Map(),
     events: new Map(),
     eventOrder: new Map(),
     eventPosition: new Map(),
@@ -83,6 +86,11 @@ export class MemoryWebhookTables {
       throw new StoreError('duplicate_key', `webhook endpoint ${endpoint.id} exists`);
     }
     this.#undo.set(this.#state.endpoints, endpoint.id, endpoint);
+    const key = scopeKey(endpoint);
+    this.#undo.set(this.#state.endpointIds, key, [
+      ...(this.#state.endpointIds.get(key) ?? []),
+      endpoint.id,
+    ]);
     return Promise.resolve();
   }
 
@@ -92,11 +100,8 @@ export class MemoryWebhookTables {
   }
 
   listEndpoints(scope: Scope): Promise<WebhookEndpointRow[]> {
-    const rows: WebhookEndpointRow[] = [];
-    // Maps keep insertion order, which is creation order.
-    for (const endpoint of this.#state.endpoints.values())
-      if (inScope(scope, endpoint)) rows.push(endpoint);
-    return Promise.resolve(rows);
+    const ids = this.#state.endpointIds.get(scopeKey(scope)) ?? [];
+    return Promise.resolve(ids.map((id) => this.#state.endpoints.get(id)!));
   }
 
   updateEndpoint(endpoint: WebhookEndpointRow): Promise<void> {
@@ -110,7 +115,11 @@ export class MemoryWebhookTables {
 
   deleteEndpoint(scope: Scope, id: string): Promise<void> {
     const current = this.#state.endpoints.get(id);
-    if (current && inScope(scope, current)) this.#undo.delete(this.#state.endpoints, id);
+    if (!current || !inScope(scope, current)) return Promise.resolve();
+    this.#undo.delete(this.#state.endpoints, id);
+    const key = scopeKey(scope);
+    const remaining = (this.#state.endpointIds.get(key) ?? []).filter((other) => other !== id);
+    this.#undo.set(this.#state.endpointIds, key, remaining);
     return Promise.resolve();
   }
 

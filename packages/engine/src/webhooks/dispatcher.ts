@@ -3,7 +3,7 @@ import { systemClock, type Clock } from '../clock.js';
 import type { WebhookDeliveryRow } from '../store/webhook-rows.js';
 import type { Resolver } from './delivery/guarded-lookup.js';
 import { createWebhookAgents, sendWebhook } from './delivery/send-webhook.js';
-import { signWebhook } from './webhook-secret.js';
+import { signatureHeader } from './webhook-secret.js';
 import type { Webhooks } from './webhooks.js';
 
 /** Options of {@link createWebhookDispatcher}. */
@@ -83,9 +83,7 @@ export function createWebhookDispatcher(
       headers: {
         'webhook-id': id,
         'webhook-timestamp': String(timestamp),
-        'webhook-signature': prepared.secrets
-          .map((secret) => signWebhook(secret, id, timestamp, prepared.body))
-          .join(' '),
+        'webhook-signature': signatureHeader(prepared.secrets, id, timestamp, prepared.body),
       },
       body: prepared.body,
       timeoutMs,

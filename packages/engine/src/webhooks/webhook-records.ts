@@ -7,6 +7,7 @@ import type {
   WebhookEventRow,
 } from '../store/webhook-rows.js';
 import type { WebhookEvent } from './webhook-event.js';
+import { activeSecrets } from './webhook-secret.js';
 
 /** A webhook endpoint as the API shows it: never its secrets, only their last four characters. */
 export interface WebhookEndpointRecord {
@@ -80,7 +81,6 @@ const livemode = (environment: RunEnvironment): boolean => environment === 'live
  * ```
  */
 export function toWebhookEndpointRecord(row: WebhookEndpointRow, now: Date): WebhookEndpointRecord {
-  const at = now.toISOString();
   return {
     object: 'webhook_endpoint',
     id: row.id,
@@ -91,13 +91,11 @@ export function toWebhookEndpointRecord(row: WebhookEndpointRow, now: Date): Web
     status: row.status,
     disabled_reason: row.disabled_reason,
     disabled_at: row.disabled_at,
-    secrets: row.secrets
-      .filter((secret) => secret.expires_at === null || secret.expires_at > at)
-      .map((secret) => ({
-        last4: secret.secret.slice(-4),
-        created_at: secret.created_at,
-        expires_at: secret.expires_at,
-      })),
+    secrets: activeSecrets(row.secrets, now).map((secret) => ({
+      last4: secret.secret.slice(-4),
+      created_at: secret.created_at,
+      expires_at: secret.expires_at,
+    })),
     failing_since: row.failing_since,
     created_at: row.created_at,
     updated_at: row.updated_at,

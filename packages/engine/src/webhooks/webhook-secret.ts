@@ -45,26 +45,33 @@ export function signWebhook(secret: string, id: string, timestamp: number, body:
 }
 
 /**
- * The `webhook-signature` header: one `v1,` signature per secret still valid at `now`
- * (the current one and any inside its rotation overlap), space-separated.
+ * The secrets that sign at `now`: the current one and any still inside its rotation overlap.
  *
  * @example
  * ```ts
- * signatureHeader(endpoint.secrets, event.id, Math.floor(Date.now() / 1000), body, new Date());
+ * activeSecrets(endpoint.secrets, new Date()).map((row) => row.secret);
+ * ```
+ */
+export function activeSecrets(secrets: readonly WebhookSecretRow[], now: Date): WebhookSecretRow[] {
+  const at = now.toISOString();
+  return secrets.filter((secret) => secret.expires_at === null || secret.expires_at > at);
+}
+
+/**
+ * The `webhook-signature` header: one `v1,` signature per secret, space-separated.
+ *
+ * @example
+ * ```ts
+ * signatureHeader(prepared.secrets, event.id, Math.floor(Date.now() / 1000), body);
  * ```
  */
 export function signatureHeader(
-  secrets: readonly WebhookSecretRow[],
+  secrets: readonly string[],
   id: string,
   timestamp: number,
   body: string,
-  now: Date,
 ): string {
-  const at = now.toISOString();
-  return secrets
-    .filter((secret) => secret.expires_at === null || secret.expires_at > at)
-    .map((secret) => signWebhook(secret.secret, id, timestamp, body))
-    .join(' ');
+  return secrets.map((secret) => signWebhook(secret, id, timestamp, body)).join(' ');
 }
 
 /**

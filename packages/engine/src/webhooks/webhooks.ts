@@ -32,7 +32,7 @@ import {
   type WebhookEndpointRecord,
   type WebhookEndpointWithSecret,
 } from './webhook-records.js';
-import { generateWebhookSecret } from './webhook-secret.js';
+import { activeSecrets, generateWebhookSecret } from './webhook-secret.js';
 
 /** What one HTTP attempt came to, as a dispatcher reports it. */
 export interface AttemptOutcome {
@@ -273,14 +273,11 @@ export function createWebhooks(context: WebhooksContext): { webhooks: Webhooks; 
           return null;
         }
         const event = await loadEvent(tx, scope, delivery.event_id);
-        const now = clock.now().toISOString();
         return {
           delivery: current,
           url: endpoint.url,
           body: event.body,
-          secrets: endpoint.secrets
-            .filter((secret) => secret.expires_at === null || secret.expires_at > now)
-            .map((secret) => secret.secret),
+          secrets: activeSecrets(endpoint.secrets, clock.now()).map((secret) => secret.secret),
         };
       });
     },

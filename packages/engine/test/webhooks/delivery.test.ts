@@ -13,16 +13,12 @@ import {
   type Scope,
   type WebhookDispatcher,
 } from '../../src/index.js';
-import { catalogueScenarios } from '../scenarios.js';
+import { catalogueScenarios, WALLET_INPUTS } from '../scenarios.js';
 import { startReceiver, type TestReceiver } from './receiver.js';
 
 const test: Scope = { account: 'acct_hooks', environment: 'test' };
 const live: Scope = { account: 'acct_hooks', environment: 'live' };
-const inputs = {
-  amount: '125.00',
-  destination_wallet_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
-  network: 'base',
-};
+const inputs = WALLET_INPUTS;
 
 let scenarios: CompiledScenario[];
 beforeAll(async () => {
@@ -102,9 +98,7 @@ async function driveRetries(h: Harness, scope: Scope, until: Date): Promise<void
 describe('webhook delivery to a real receiver', () => {
   it('delivers every event of a run, each verified by the standardwebhooks package, with the stored bytes', async () => {
     const h = harness();
-    const hook = await receiver();
-    const endpoint = await h.engine.webhooks.createEndpoint(test, { url: hook.url });
-    hook.secrets = [endpoint.secret];
+    const { hook, endpoint } = await subscribed(h, test);
     expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const { run } = await h.engine.createRun(test, {
       scenario_id: 'wallet-delivery@v1',
@@ -162,9 +156,7 @@ describe('webhook delivery to a real receiver', () => {
 
   it('redelivers identical bytes with the same webhook-id, and keeps every attempt', async () => {
     const h = harness();
-    const hook = await receiver();
-    const endpoint = await h.engine.webhooks.createEndpoint(test, { url: hook.url });
-    hook.secrets = [endpoint.secret];
+    const { hook, endpoint } = await subscribed(h, test);
     await h.engine.createRun(test, {
       scenario_id: 'wallet-delivery@v1',
       inputs,
@@ -226,9 +218,7 @@ describe('webhook delivery to a real receiver', () => {
 
   it('loses nothing when the receiver is down for a simulated day: every event arrives, in order by sequence, duplicates share webhook-id', async () => {
     const h = harness();
-    const hook = await receiver();
-    const endpoint = await h.engine.webhooks.createEndpoint(live, { url: hook.url });
-    hook.secrets = [endpoint.secret];
+    const { hook, endpoint } = await subscribed(h, live);
     await hook.down();
     const runs: string[] = [];
     for (let index = 0; index < 5; index += 1) {
@@ -347,9 +337,7 @@ describe('webhook delivery to a real receiver', () => {
 
   it('keeps at most `concurrency` requests open and times out a receiver that hangs', async () => {
     const h = harness({ timeoutMs: 300, concurrency: 3 });
-    const hook = await receiver();
-    const endpoint = await h.engine.webhooks.createEndpoint(test, { url: hook.url });
-    hook.secrets = [endpoint.secret];
+    const { hook } = await subscribed(h, test);
     hook.mode = 'hang';
     await h.engine.createRun(test, {
       scenario_id: 'wallet-delivery@v1',
@@ -369,9 +357,7 @@ describe('webhook delivery to a real receiver', () => {
 
   it('cancels deliveries owed to a deleted endpoint', async () => {
     const h = harness();
-    const hook = await receiver();
-    const endpoint = await h.engine.webhooks.createEndpoint(test, { url: hook.url });
-    hook.secrets = [endpoint.secret];
+    const { hook, endpoint } = await subscribed(h, test);
     await h.engine.createRun(test, {
       scenario_id: 'wallet-delivery@v1',
       inputs,

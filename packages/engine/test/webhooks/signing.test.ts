@@ -11,7 +11,7 @@ import {
 } from '../../src/index.js';
 import { enabledEventProblem } from '../../src/webhooks/event-filter.js';
 import { retryDelayMs } from '../../src/webhooks/retry-schedule.js';
-import { signatureHeader } from '../../src/webhooks/webhook-secret.js';
+import { activeSecrets, signatureHeader } from '../../src/webhooks/webhook-secret.js';
 
 // Known-answer vectors from standard-webhooks/standard-webhooks @ b2fa7b8
 // (libraries/javascript/src/webhook.test.ts, libraries/rust/src/lib.rs::test_sign).
@@ -83,7 +83,12 @@ describe('Standard Webhooks signing', () => {
       { secret: generateWebhookSecret(), created_at: '', expires_at: '2026-01-01T13:00:00.000Z' },
       { secret: generateWebhookSecret(), created_at: '', expires_at: '2026-01-01T12:00:00.000Z' },
     ];
-    const header = signatureHeader(secrets, 'evt_1', 1, '{}', now);
+    const header = signatureHeader(
+      activeSecrets(secrets, now).map((row) => row.secret),
+      'evt_1',
+      1,
+      '{}',
+    );
     expect(header.split(' ')).toEqual([
       signWebhook(secrets[0]!.secret, 'evt_1', 1, '{}'),
       signWebhook(secrets[1]!.secret, 'evt_1', 1, '{}'),

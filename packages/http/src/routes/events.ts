@@ -1,25 +1,18 @@
 import type { WebhookEventQuery } from '@programrun/engine';
-import { HttpError } from '../errors/http-error.js';
 import { jsonResponse } from '../json-response.js';
 import { parseBody, redeliverBodySchema } from '../request-schemas.js';
 import type { Route } from '../router.js';
-import { postRoute } from './webhook-endpoints.js';
+import { invalidQuery, pageLimit } from './list-query.js';
+import { postRoute } from './post-route.js';
 
 const DELIVERY_STATUSES = new Set(['none', 'pending', 'delivered', 'failed']);
 
 function eventListQuery(url: URL): Partial<WebhookEventQuery> & { limit: number } {
   const params = url.searchParams;
-  const invalid = (parameter: string, message: string) =>
-    new HttpError('invalid_query', `${parameter} ${message}.`, {
-      errors: [{ pointer: `/${parameter}`, code: 'invalid_query', message }],
-    });
-  const limitText = params.get('limit');
-  const limit = limitText === null ? 10 : Number(limitText);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100 || limitText === '')
-    throw invalid('limit', 'must be an integer from 1 to 100');
+  const limit = pageLimit(params);
   const status = params.get('delivery_status');
   if (status !== null && !DELIVERY_STATUSES.has(status))
-    throw invalid('delivery_status', `must be one of ${[...DELIVERY_STATUSES].join(', ')}`);
+    throw invalidQuery('delivery_status', `must be one of ${[...DELIVERY_STATUSES].join(', ')}`);
   const type = params.get('type');
   const run = params.get('run');
   const after = params.get('starting_after');

@@ -5,6 +5,7 @@ import { readJsonBody } from '../request-body.js';
 import { createRunBodySchema, parseBody } from '../request-schemas.js';
 import type { Route, RouteContext } from '../router.js';
 import { answerErrors } from './answer-errors.js';
+import { invalidQuery, pageLimit } from './list-query.js';
 import { idempotentRoute } from './idempotent.js';
 
 const RUN_STATUSES = new Set([
@@ -50,23 +51,16 @@ function eventsQuery(url: URL): { afterSequence: number; limit: number } {
 
 function listQuery(url: URL) {
   const params = url.searchParams;
-  const invalid = (parameter: string, message: string) =>
-    new HttpError('invalid_query', `${parameter} ${message}.`, {
-      errors: [{ pointer: `/${parameter}`, code: 'invalid_query', message }],
-    });
-  const limitText = params.get('limit');
-  const limit = limitText === null ? 10 : Number(limitText);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100)
-    throw invalid('limit', 'must be an integer from 1 to 100');
+  const limit = pageLimit(params);
   const status = params.get('status');
   if (status !== null && !RUN_STATUSES.has(status))
-    throw invalid('status', `must be one of ${[...RUN_STATUSES].join(', ')}`);
+    throw invalidQuery('status', `must be one of ${[...RUN_STATUSES].join(', ')}`);
   const time = (name: string): string | undefined => {
     const value = params.get(name);
     if (value === null) return undefined;
     const parsed = new Date(value);
     if (!ISO_DATE_TIME.test(value) || Number.isNaN(parsed.getTime()))
-      throw invalid(
+      throw invalidQuery(
         name,
         'must be an ISO 8601 date-time with a time zone, e.g. 2026-03-02T09:00:00Z',
       );
