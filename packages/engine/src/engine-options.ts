@@ -27,6 +27,12 @@ export interface EngineOptions {
   /** Retries of a transaction that lost a compare-and-swap race. @default 8 */
   readonly maxConflictRetries?: number;
   /**
+   * How long a host holds the due timers it claimed (live clock milliseconds). Another
+   * host takes over timers whose lease ended, so a crashed host's timers still fire.
+   * @default 60000
+   */
+  readonly timerLeaseMs?: number;
+  /**
    * Evidence signing keys (one active, retired ones kept). Without them runs still work,
    * but evidence cannot be exported. Keep them outside the store and never lose a key
    * that signed evidence someone holds.

@@ -171,6 +171,7 @@ export function createEngine(options: EngineOptions): Engine {
   const ids = options.ids ?? randomIds();
   const sandbox = options.sandbox ?? {};
   const maxRetries = options.maxConflictRetries ?? 8;
+  const timerLeaseMs = options.timerLeaseMs ?? 60_000;
   const apiKeys = createApiKeys({ store, clock: liveClock, ids });
   const { webhooks, outbox } = createWebhooks({
     store,
@@ -271,6 +272,11 @@ export function createEngine(options: EngineOptions): Engine {
     return withConflictRetry(() =>
       store.transaction(async (tx) => {
         const run = await loadRun(tx, scope, runId);
+        // Another host may have fired this timer since it was claimed (its lease ended):
+        // a timer that is no longer pending is never applied twice.
+        if (firedTimer && !(await tx.pendingTimers(runId)).some((t) => t.id === firedTimer.id)) {
+          return { run, accepted: false };
+        }
         const compiled = compiledFor(run);
         const now = await clocks.now(tx, scope);
         if (!isStarted(run) && !FINAL_STATUSES.has(run.status) && options.onSuspended) {
@@ -328,26 +334,60 @@ export function createEngine(options: EngineOptions): Engine {
     return outcome.accepted;
   }
 
-  /** Fires the timers matching `query` that are due at `now()`, in rounds until none is. */
+  /**
+   * Fires the timers matching `query` that are due at `now()`, in rounds until none is.
+   * Each round claims a batch under a lease, so hosts sharing a store split the work and
+   * never fire one timer together. With `awaitOthers`, it also waits (up to one lease)
+   * for due timers another caller holds, so the caller sees them fired when it returns.
+   */
   async function fireDueTimers(
     query: TimerQuery,
     now: () => Promise<Date> | Date,
+    { awaitOthers = false }: { readonly awaitOthers?: boolean } = {},
   ): Promise<number> {
     let fired = 0;
-    for (let round = 0; round < 1000; round += 1) {
+    let failure: { error: unknown } | undefined;
+    const waitUntil = Date.now() + timerLeaseMs;
+    for (let round = 0; round < 100_000; round += 1) {
       const at = (await now()).toISOString();
-      const due = await store.transaction((tx) => tx.dueTimers(query, at, 100));
-      if (due.length === 0) break;
-      for (const timer of due) if (await fireTimer(timer)) fired += 1;
+      const leaseNow = liveClock.now();
+      const claimed = await store.transaction((tx) =>
+        tx.claimTimers({
+          ...query,
+          due_at: at,
+          lease_now: leaseNow.toISOString(),
+          lease_until: new Date(leaseNow.getTime() + timerLeaseMs).toISOString(),
+          limit: 100,
+        }),
+      );
+      if (claimed.length === 0) {
+        if (!awaitOthers || Date.now() > waitUntil) break;
+        const held = await store.transaction((tx) => tx.dueTimers(query, at, 1));
+        if (held.length === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        continue;
+      }
+      for (const timer of claimed) {
+        try {
+          if (await fireTimer(timer)) fired += 1;
+        } catch (error) {
+          // One timer failing (its lease holds it back for a while) never stops the others.
+          failure ??= { error };
+        }
+      }
+      if (failure) break;
     }
+    if (failure) throw failure.error;
     return fired;
   }
 
   /** Fires one account's due test timers on its own clock. */
-  function fireAccountTestTimers(account: string): Promise<number> {
+  function fireAccountTestTimers(account: string, awaitOthers = false): Promise<number> {
     const scope: Scope = { account, environment: 'test' };
-    return fireDueTimers({ environment: 'test', account }, () =>
-      store.transaction((tx) => clocks.now(tx, scope)),
+    return fireDueTimers(
+      { environment: 'test', account },
+      () => store.transaction((tx) => clocks.now(tx, scope)),
+      { awaitOthers },
     );
   }
 
@@ -500,71 +540,80 @@ export function createEngine(options: EngineOptions): Engine {
         );
       }
       const idempotencyKey = request.idempotency_key ?? null;
-      return withConflictRetry(() =>
-        store.transaction(async (tx) => {
-          if (idempotencyKey !== null) {
-            const existing = await tx.findRunByIdempotencyKey(scope, idempotencyKey);
-            if (existing) {
-              assertSameCreation(existing.record, compiled.id, inputsDigest, request);
-              return { run: await withExportability(tx, scope, existing.record), created: false };
+      const create = () =>
+        withConflictRetry(() =>
+          store.transaction(async (tx) => {
+            if (idempotencyKey !== null) {
+              const existing = await tx.findRunByIdempotencyKey(scope, idempotencyKey);
+              if (existing) {
+                assertSameCreation(existing.record, compiled.id, inputsDigest, request);
+                return { run: await withExportability(tx, scope, existing.record), created: false };
+              }
             }
-          }
-          const runId = ids.run();
-          const now = await clocks.now(tx, scope);
-          const sessionId = request.session_id ?? null;
-          const sourcePath = request.source_path ?? null;
-          const creation = { idempotencyKey, sessionId, sourcePath, inputs };
-          const createdFact = {
-            type: 'created',
-            stage: null,
-            step: null,
-            data: {
-              scenario_id: compiled.id,
-              scenario_digest: compiled.digest,
-              environment: scope.environment,
-              asset_track: compiled.definition.asset_track,
-              inputs_digest: inputsDigest,
-              session_id: sessionId,
-              source_path: sourcePath,
-            },
-          };
-          let activation: ActivationPosture | undefined;
-          if (needsActivation(compiled, scope.environment)) {
-            activation = activationPosture(
-              await tx.getIssuerActivation(scope.account, compiled.definition.scenario),
-            );
-            if (activation.status === 'pending') {
-              // No activation yet: record the run, but hold it in intake (no step runs).
-              const held = suspendedRun({
-                compiled,
-                scope,
-                runId,
-                at: now.toISOString(),
-                creation,
-                createdFact,
-              });
-              await tx.insertRun(held.run);
-              await appendLifecycle(tx, scope, eventRun(runId, compiled), held.records, outbox);
-              return { run: await withExportability(tx, scope, held.run.record), created: true };
+            const runId = ids.run();
+            const now = await clocks.now(tx, scope);
+            const sessionId = request.session_id ?? null;
+            const sourcePath = request.source_path ?? null;
+            const creation = { idempotencyKey, sessionId, sourcePath, inputs };
+            const createdFact = {
+              type: 'created',
+              stage: null,
+              step: null,
+              data: {
+                scenario_id: compiled.id,
+                scenario_digest: compiled.digest,
+                environment: scope.environment,
+                asset_track: compiled.definition.asset_track,
+                inputs_digest: inputsDigest,
+                session_id: sessionId,
+                source_path: sourcePath,
+              },
+            };
+            let activation: ActivationPosture | undefined;
+            if (needsActivation(compiled, scope.environment)) {
+              activation = activationPosture(
+                await tx.getIssuerActivation(scope.account, compiled.definition.scenario),
+              );
+              if (activation.status === 'pending') {
+                // No activation yet: record the run, but hold it in intake (no step runs).
+                const held = suspendedRun({
+                  compiled,
+                  scope,
+                  runId,
+                  at: now.toISOString(),
+                  creation,
+                  createdFact,
+                });
+                await tx.insertRun(held.run);
+                await appendLifecycle(tx, scope, eventRun(runId, compiled), held.records, outbox);
+                return { run: await withExportability(tx, scope, held.run.record), created: true };
+              }
             }
-          }
-          const { run } = await commitStep({
-            tx,
-            compiled,
-            scope,
-            runId,
-            now,
-            result: compiled.start({ environment: scope.environment, inputs }),
-            previous: null,
-            sandbox,
-            outbox,
-            creation,
-            leadingFacts: [createdFact],
-            ...(activation ? { activation } : {}),
-          });
-          return { run: await withExportability(tx, scope, run.record), created: true };
-        }),
-      );
+            const { run } = await commitStep({
+              tx,
+              compiled,
+              scope,
+              runId,
+              now,
+              result: compiled.start({ environment: scope.environment, inputs }),
+              previous: null,
+              sandbox,
+              outbox,
+              creation,
+              leadingFacts: [createdFact],
+              ...(activation ? { activation } : {}),
+            });
+            return { run: await withExportability(tx, scope, run.record), created: true };
+          }),
+        );
+      try {
+        return await create();
+      } catch (error) {
+        // Another host inserted a run with this key between our lookup and our insert:
+        // the retry finds it and answers with it, so one key always maps to one run.
+        if (idempotencyKey !== null && isStoreError(error, 'duplicate_key')) return create();
+        throw error;
+      }
     },
 
     async getRun(scope, id) {
@@ -650,17 +699,23 @@ export function createEngine(options: EngineOptions): Engine {
       const advance = async () => {
         const start = await store.transaction((tx) => clocks.now(tx, scope));
         const target = new Date(start.getTime() + Math.round(seconds * 1000));
-        let fired = await fireAccountTestTimers(account);
+        // The advance answers with every due timer fired, including those a scheduler
+        // (here or on another host) is firing right now.
+        let fired = await fireAccountTestTimers(account, true);
+        let stuck: string | undefined;
         for (let round = 0; round < 100_000; round += 1) {
           const next = await store.transaction((tx) =>
             tx.nextTimer({ environment: 'test', account }),
           );
-          if (!next || next.due_at > target.toISOString()) break;
+          // A timer still pending after a round held it is leased by a host that stopped
+          // answering: its lease ends and the scheduler fires it then.
+          if (!next || next.due_at > target.toISOString() || next.id === stuck) break;
           await store.transaction((tx) => clocks.moveTestClock(tx, account, new Date(next.due_at)));
-          fired += await fireAccountTestTimers(account);
+          fired += await fireAccountTestTimers(account, true);
+          stuck = next.id;
         }
         const now = await store.transaction((tx) => clocks.moveTestClock(tx, account, target));
-        fired += await fireAccountTestTimers(account);
+        fired += await fireAccountTestTimers(account, true);
         return { now: now.toISOString(), fired };
       };
       const queued = (clockQueues.get(account) ?? Promise.resolve()).then(advance);

@@ -49,6 +49,7 @@ export type {
   TestClockRow,
   IssuerActivationRow,
   AccessRequestRow,
+  TimerClaim,
   TimerQuery,
   RunQuery,
   Page,

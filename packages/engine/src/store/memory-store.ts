@@ -20,6 +20,7 @@ import type {
   ApiKeyRow,
   IssuerActivationRow,
   TestClockRow,
+  TimerClaim,
   TimerQuery,
   IdempotencyRecord,
   Page,
@@ -41,6 +42,8 @@ interface MemoryState {
   runsByKey: Map<string, string>;
   records: Map<string, LifecycleRecord[]>;
   timers: Map<string, TimerRow>;
+  /** Wall-clock lease end of claimed timers, by timer id. */
+  timerLeases: Map<string, string>;
   /** Pending timers by run id (the only ones queries look at). */
   pendingByRun: Map<string, readonly TimerRow[]>;
   idempotency: Map<string, IdempotencyRecord>;
@@ -241,6 +244,7 @@ class MemoryTransaction implements StoreTransactionV1 {
       const timer = this.#state.timers.get(id);
       if (!timer) continue;
       this.#delete(this.#state.timers, id);
+      if (this.#state.timerLeases.has(id)) this.#delete(this.#state.timerLeases, id);
       const remaining = (this.#state.pendingByRun.get(timer.run_id) ?? []).filter(
         (item) => item.id !== id,
       );
@@ -256,6 +260,19 @@ class MemoryTransaction implements StoreTransactionV1 {
         .filter((timer) => timer.due_at <= now)
         .slice(0, limit),
     );
+  }
+
+  claimTimers(claim: TimerClaim): Promise<TimerRow[]> {
+    const leases = this.#state.timerLeases;
+    const free = (timer: TimerRow): boolean => {
+      const lease = leases.get(timer.id);
+      return lease === undefined || lease < claim.lease_now;
+    };
+    const claimed = this.#pending(claim)
+      .filter((timer) => timer.due_at <= claim.due_at && free(timer))
+      .slice(0, claim.limit);
+    for (const timer of claimed) this.#set(leases, timer.id, claim.lease_until);
+    return Promise.resolve(claimed);
   }
 
   nextTimer(query: TimerQuery): Promise<TimerRow | undefined> {
@@ -414,6 +431,7 @@ export function createMemoryStore(): StoreV1 {
     runsByKey: new Map(),
     records: new Map(),
     timers: new Map(),
+    timerLeases: new Map(),
     pendingByRun: new Map(),
     idempotency: new Map(),
     accessRequests: new Map(),

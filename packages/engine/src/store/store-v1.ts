@@ -138,6 +138,20 @@ export interface TimerQuery {
   readonly account?: string;
 }
 
+/**
+ * What a timer scheduler asks for: due pending timers, leased so that every other host
+ * skips them until the lease ends (a crashed host's timers are taken over after it).
+ */
+export interface TimerClaim extends TimerQuery {
+  /** Timers due at or before this (the environment's clock). */
+  readonly due_at: string;
+  /** Now on the wall clock: leases that ended before it are free. */
+  readonly lease_now: string;
+  /** Wall-clock ISO time until which the claimed timers are held. */
+  readonly lease_until: string;
+  readonly limit: number;
+}
+
 /** Filters of a run list; results are newest first. */
 export interface RunQuery {
   readonly scenario_id?: string;
@@ -190,6 +204,11 @@ export interface StoreTransactionV1 {
   settleTimers(ids: readonly string[], status: 'fired' | 'cancelled'): Promise<void>;
   /** Pending timers matching `query` due at or before `now`, earliest first (ties by id). */
   dueTimers(query: TimerQuery, now: string, limit: number): Promise<TimerRow[]>;
+  /**
+   * Leases due pending timers matching `claim` whose lease is free, earliest due first
+   * (ties by id), and returns them. Two hosts claiming at once never get the same timer.
+   */
+  claimTimers(claim: TimerClaim): Promise<TimerRow[]>;
   /** Earliest pending timer matching `query`, if any. */
   nextTimer(query: TimerQuery): Promise<TimerRow | undefined>;
 

@@ -1,0 +1,53 @@
+import type { StoreTransactionV1, StoreV1 } from '@programrun/engine';
+import { StoreError } from '@programrun/engine';
+import type { SqlDatabase, SqlExecutor } from './sql/sql-database.js';
+import { accountTables } from './tables/account-tables.js';
+import { idempotencyTables } from './tables/idempotency-tables.js';
+import { runTables } from './tables/run-tables.js';
+import { timerTables } from './tables/timer-tables.js';
+import { webhookTables } from './tables/webhook-tables.js';
+
+/** A Store spec v1 over SQL, plus what a host needs to know about where it writes. */
+export interface SqlStore extends StoreV1 {
+  readonly name: 'postgres' | 'pglite';
+  /** The PostgreSQL schema holding the tables (quoted). */
+  readonly schema: string;
+}
+
+/** Every Store spec v1 operation, each one statement (or two) on the transaction's connection. */
+function sqlTransaction(sql: SqlExecutor, schema: string): StoreTransactionV1 {
+  return {
+    ...runTables(sql, schema),
+    ...timerTables(sql, schema),
+    ...accountTables(sql, schema),
+    ...idempotencyTables(sql, schema),
+    ...webhookTables(sql, schema),
+  };
+}
+
+/**
+ * The store over a migrated database: each `transaction` is one database transaction
+ * (READ COMMITTED) whose operations are the table modules' statements.
+ *
+ * @example
+ * ```ts
+ * const store = createSqlStore(await createPGliteDatabase({ dataDir }), '"programrun"');
+ * ```
+ */
+export function createSqlStore(database: SqlDatabase, schema: string): SqlStore {
+  let closed = false;
+  return {
+    specificationVersion: 'v1',
+    name: database.kind,
+    schema,
+    transaction(work) {
+      if (closed) return Promise.reject(new StoreError('store_unavailable', 'the store is closed'));
+      return database.transaction((sql) => work(sqlTransaction(sql, schema)));
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import pg from 'pg';
+import type { SqlDatabase, SqlExecutor } from './sql-database.js';
+import { toStoreError } from './sql-errors.js';
+
+/** Options of {@link createPgDatabase}: a pool you own, or a connection string. */
+export type PgDatabaseOptions =
+  | { readonly pool: pg.Pool; readonly connectionString?: never; readonly maxConnections?: never }
+  | {
+      readonly connectionString: string;
+      /** Connections in the pool. @default 10 */
+      readonly maxConnections?: number;
+      readonly pool?: never;
+    };
+
+const executor = (client: pg.PoolClient): SqlExecutor => ({
+  async query(text, params = []) {
+    const result = await client.query<never>(text, params as unknown[]);
+    return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+  },
+  async script(text) {
+    await client.query(text);
+  },
+});
+
+/**
+ * A PostgreSQL server through a `pg` pool. Transactions run at READ COMMITTED: the store
+ * gets its guarantees from unique keys, compare-and-swap on `version`, row locks with
+ * `SKIP LOCKED` and advisory locks, so hosts never wait on each other for long.
+ *
+ * @example
+ * ```ts
+ * const database = createPgDatabase({ connectionString: 'postgres://localhost/programrun' });
+ * ```
+ */
+export function createPgDatabase(options: PgDatabaseOptions): SqlDatabase {
+  const owned = options.pool === undefined;
+  const pool =
+    options.pool ??
+    new pg.Pool({
+      connectionString: options.connectionString,
+      max: options.maxConnections ?? 10,
+    });
+  // An idle client losing its server connection must not crash the host: the next
+  // checkout reconnects, and the failing statement reports `store_unavailable`.
+  if (owned) pool.on('error', () => undefined);
+
+  async function withClient<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      throw toStoreError(error);
+    }
+    let broken = false;
+    try {
+      return await work(client);
+    } catch (error) {
+      broken = isConnectionError(error);
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  return {
+    kind: 'postgres',
+    transaction(work) {
+      return withClient(async (client) => {
+        try {
+          await client.query('BEGIN');
+          const value = await work(executor(client));
+          await client.query('COMMIT');
+          return value;
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw toStoreError(error);
+        }
+      });
+    },
+    session(work) {
+      return withClient(async (client) => {
+        try {
+          return await work(executor(client));
+        } catch (error) {
+          throw toStoreError(error);
+        }
+      });
+    },
+    async close() {
+      if (owned) await pool.end();
+    },
+  };
+}
+
+function isConnectionError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code !== 'string' || code.startsWith('08') || code.startsWith('57P');
+}

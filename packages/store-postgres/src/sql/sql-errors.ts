@@ -1,0 +1,43 @@
+import { StoreError } from '@programrun/engine';
+
+/** SQLSTATE codes the store turns into Store spec errors. */
+const UNIQUE_VIOLATION = '23505';
+/** A serializable conflict or a deadlock: the engine retries the whole transaction. */
+const RETRYABLE = new Set(['40001', '40P01']);
+
+/**
+ * A database error as a {@link StoreError}: unique violations are `duplicate_key`,
+ * serialization failures and deadlocks `version_conflict` (retried by the engine),
+ * lost connections `store_unavailable`. Other errors (bugs, bad SQL) pass unchanged.
+ *
+ * @example
+ * ```ts
+ * try { await client.query(sql) } catch (error) { throw toStoreError(error) }
+ * ```
+ */
+export function toStoreError(error: unknown, context?: string): unknown {
+  if (error instanceof StoreError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === UNIQUE_VIOLATION) {
+    const detail = (error as { detail?: unknown }).detail;
+    return new StoreError('duplicate_key', typeof detail === 'string' ? detail : message, {
+      cause: error,
+    });
+  }
+  if (typeof code === 'string' && RETRYABLE.has(code)) {
+    return new StoreError('version_conflict', message, { cause: error });
+  }
+  if (
+    context !== undefined ||
+    (typeof code === 'string' && (code.startsWith('08') || code.startsWith('57P'))) ||
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE'].includes(String(code))
+  ) {
+    return new StoreError(
+      'store_unavailable',
+      context === undefined ? `database unavailable: ${message}` : `${context}: ${message}`,
+      { cause: error },
+    );
+  }
+  return error;
+}
