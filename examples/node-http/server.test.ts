@@ -1,62 +1,104 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKey } from '@programrun/engine';
 
-// Boots server.ts as the README's first command does (from source, so no build is needed)
-// and drives a run over real HTTP in real time: simulated partners answer after ~2 s.
-const key = generateApiKey('test');
-let child: ChildProcess;
-let base = '';
-let banner = '';
+// Boots server.ts as the README's first command does (from source, so no build is needed,
+// PGlite in a data directory) and drives runs over real HTTP in real time: simulated
+// partners answer after ~2 s. Then kills it with SIGKILL and starts it again.
+interface Server {
+  readonly child: ChildProcess;
+  readonly base: string;
+  readonly banner: string;
+  readonly key: string;
+}
 
-beforeAll(async () => {
+let dataDir = '';
+let server: Server;
+
+function start(): Promise<Server> {
   const directory = fileURLToPath(new URL('.', import.meta.url));
-  child = spawn(
+  const child = spawn(
     process.execPath,
     ['--conditions=@programrun/source', '--import', 'tsx', 'server.ts'],
     {
       cwd: directory,
-      env: { ...process.env, PORT: '0', PROGRAMRUN_TEST_KEY: key },
+      env: { ...process.env, PORT: '0', PROGRAMRUN_DATA_DIR: dataDir, PROGRAMRUN_STORE: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${banner}`)), 20_000);
+  let banner = '';
+  return new Promise<Server>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${banner}`)), 45_000);
     const collect = (chunk: Buffer) => {
       banner += chunk.toString();
       const match = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(banner);
-      if (match && banner.includes('Catalogue:')) {
-        base = match[1]!;
+      const key = /Test API key: (\S+)/.exec(banner);
+      if (match && key && banner.includes('Catalogue:')) {
         clearTimeout(timer);
-        resolve();
+        resolve({ child, base: match[1]!, banner, key: key[1]! });
       }
     };
-    child.stdout!.on('data', collect);
-    child.stderr!.on('data', collect);
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
     child.on('exit', (code) => reject(new Error(`server exited with ${String(code)}:\n${banner}`)));
   });
-});
+}
 
-afterAll(() => {
-  child.kill('SIGTERM');
+function kill(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'programrun-reference-'));
+  server = await start();
+}, 60_000);
+
+afterAll(async () => {
+  // Undefined when the server never started (the failure is reported by beforeAll).
+  const started = server as Server | undefined;
+  if (started) await kill(started.child, 'SIGKILL');
+  await rm(dataDir, { recursive: true, force: true });
 });
 
 const api = (path: string, init: RequestInit = {}) =>
-  fetch(`${base}${path}`, {
+  fetch(`${server.base}${path}`, {
     ...init,
     headers: {
-      authorization: `Bearer ${key}`,
+      authorization: `Bearer ${server.key}`,
       'content-type': 'application/json',
       ...init.headers,
     },
   });
 
+interface Run {
+  id: string;
+  status: string;
+  awaiting: { step: string } | null;
+}
+
+async function awaitStep(id: string, step: string): Promise<Run> {
+  let current = (await (await api(`/v1/program-runs/${id}`)).json()) as Run;
+  for (let attempt = 0; attempt < 60 && current.awaiting?.step !== step; attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    current = (await (await api(`/v1/program-runs/${id}`)).json()) as Run;
+  }
+  return current;
+}
+
 describe('the reference server', () => {
-  it('prints the test key and a curl that creates a run', () => {
-    expect(banner).toContain(`Test API key: ${key}`);
-    expect(banner).toContain(`curl -s ${base}/v1/program-runs`);
-    expect(banner).toContain('"scenario_id":"wallet-delivery@v1"');
+  it('prints where it keeps data, the test key and a curl that creates a run', () => {
+    expect(server.banner).toContain('(store: pglite, 7 scenarios)');
+    expect(server.banner).toContain(`Data: pglite at ${dataDir}`);
+    expect(server.key).toMatch(/^pr_test_/);
+    expect(server.banner).toContain(`curl -s ${server.base}/v1/program-runs`);
+    expect(server.banner).toContain('"scenario_id":"wallet-delivery@v1"');
   });
 
   it('serves all seven scenarios', async () => {
@@ -65,29 +107,48 @@ describe('the reference server', () => {
   });
 
   it('runs the printed request, and simulated partners answer on their own', async () => {
-    const body = /-d '(\{.*\})'/.exec(banner)![1]!;
+    const body = /-d '(\{.*\})'/.exec(server.banner)![1]!;
     const created = await api('/v1/program-runs', {
       method: 'POST',
       body,
       headers: { 'idempotency-key': crypto.randomUUID() },
     });
     expect(created.status).toBe(201);
-    const run = (await created.json()) as { id: string; awaiting: { step: string } };
-    expect(run.awaiting.step).toBe('screen_destination');
-    let current = run;
-    for (
-      let attempt = 0;
-      attempt < 40 && current.awaiting.step === 'screen_destination';
-      attempt += 1
-    ) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      current = (await (await api(`/v1/program-runs/${run.id}`)).json()) as typeof run;
-    }
-    expect(current.awaiting.step).toBe('release_approval');
+    const run = (await created.json()) as Run;
+    expect(run.awaiting?.step).toBe('screen_destination');
+    expect((await awaitStep(run.id, 'release_approval')).awaiting?.step).toBe('release_approval');
   });
 
   it('refuses requests without the key', async () => {
-    const response = await fetch(`${base}/v1/scenarios`);
+    const response = await fetch(`${server.base}/v1/scenarios`);
     expect(response.status).toBe(401);
+  });
+
+  it('keeps runs, keys and pending timers when killed with SIGKILL and started again', async () => {
+    const body = /-d '(\{.*\})'/.exec(server.banner)![1]!;
+    const idempotencyKey = crypto.randomUUID();
+    const created = await api('/v1/program-runs', {
+      method: 'POST',
+      body,
+      headers: { 'idempotency-key': idempotencyKey },
+    });
+    expect(created.status).toBe(201);
+    const run = (await created.json()) as Run;
+    // Killed while the simulated partner's answer is still a pending timer.
+    await kill(server.child, 'SIGKILL');
+    const key = server.key;
+    server = await start();
+    expect(server.key).toBe(key);
+    const again = await api(`/v1/program-runs/${run.id}`);
+    expect(again.status).toBe(200);
+    // The Idempotency-Key still answers with the same run after the restart.
+    const replay = await api('/v1/program-runs', {
+      method: 'POST',
+      body,
+      headers: { 'idempotency-key': idempotencyKey },
+    });
+    expect(((await replay.json()) as Run).id).toBe(run.id);
+    // The timer that was pending when the host died fires after the restart.
+    expect((await awaitStep(run.id, 'release_approval')).awaiting?.step).toBe('release_approval');
   });
 });

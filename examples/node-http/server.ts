@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { compile, formatProblem, loadScenarioDirectory } from '@programrun/dsl';
 import {
   createEngine,
-  createMemoryStore,
   createWebhookDispatcher,
+  generateApiKey,
   parseApiKey,
   startScheduler,
 } from '@programrun/engine';
@@ -19,6 +19,8 @@ import {
 } from '@programrun/evidence';
 import { createHandler } from '@programrun/http';
 import { createNodeListener } from '@programrun/http/node';
+import { openStoreFromEnvironment } from '@programrun/store-postgres';
+import { keptSecret } from './dev-secrets.js';
 
 function fail(reason: string): never {
   console.error(`programrun: ${reason}`);
@@ -28,20 +30,37 @@ function fail(reason: string): never {
 const port = Number(process.env.PORT ?? 8787);
 if (!Number.isInteger(port) || port < 0 || port > 65535)
   fail(`PORT must be a port number, not "${process.env.PORT}"`);
-const storeName = process.env.PROGRAMRUN_STORE ?? 'memory';
-if (storeName !== 'memory') fail(`PROGRAMRUN_STORE=${storeName} is not available yet; use memory`);
 const configuredKey = process.env.PROGRAMRUN_TEST_KEY;
 if (configuredKey !== undefined && parseApiKey(configuredKey)?.environment !== 'test')
   fail(
     'PROGRAMRUN_TEST_KEY is not a programrun test key (pr_test_ + 38 letters and digits ending in a checksum); make one with `npx -y pnpm@10.34.9 programrun keys create --account acct_demo --env test`',
   );
 
-// Evidence signing key: a private Ed25519 JWK from PROGRAMRUN_EVIDENCE_KEY, or a fresh one.
+// The store: PGlite in a data directory by default (runs, events, keys, leads, webhook
+// endpoints and timers survive restarts and SIGKILL); memory or PostgreSQL on request.
+const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
+const opened = await openStoreFromEnvironment(process.env, {
+  store: 'pglite',
+  dataDir: fileURLToPath(new URL('../../.programrun/data', import.meta.url)),
+}).catch((error: unknown) => fail(reason(error)));
+// The server's own secrets live next to the PGlite files (not kept for memory or PostgreSQL).
+const secretsDir = opened.kind === 'pglite' ? opened.location : null;
+
+// Evidence signing key: a private Ed25519 JWK from PROGRAMRUN_EVIDENCE_KEY, else the one
+// kept in the data directory (so bundles exported earlier still verify), else a fresh one.
 let evidenceKey: Ed25519PrivateJwk;
 try {
-  evidenceKey = process.env.PROGRAMRUN_EVIDENCE_KEY
-    ? (parseStrictJson(process.env.PROGRAMRUN_EVIDENCE_KEY) as Ed25519PrivateJwk)
-    : generateEd25519Jwk();
+  evidenceKey = (
+    process.env.PROGRAMRUN_EVIDENCE_KEY
+      ? parseStrictJson(process.env.PROGRAMRUN_EVIDENCE_KEY)
+      : parseStrictJson(
+          (
+            await keptSecret(secretsDir, 'evidence-key.jwk', () =>
+              JSON.stringify(generateEd25519Jwk()),
+            )
+          ).value,
+        )
+  ) as Ed25519PrivateJwk;
 } catch {
   fail('PROGRAMRUN_EVIDENCE_KEY must be a private Ed25519 JWK (JSON with kty, crv, x, d)');
 }
@@ -58,7 +77,7 @@ if (problems.length > 0)
   fail(`scenarios have problems:\n${problems.map(formatProblem).join('\n')}`);
 
 const engine = createEngine({
-  store: createMemoryStore(),
+  store: opened.store,
   scenarios: scenarios.map((scenario) => compile(scenario)),
   // Simulated counterparties answer on their own two seconds after each handoff.
   sandbox: { responseDelayMs: 2_000 },
@@ -66,13 +85,21 @@ const engine = createEngine({
   // A development server: webhook endpoints may be loopback (http://127.0.0.1:…). Never in production.
   webhooks: { allowLoopback: true },
 });
-// The account's test key: the configured one, or a new one printed below.
-const { secret: testKey } = await engine.apiKeys.create({
-  account: 'acct_demo',
-  environment: 'test',
-  description: 'reference server',
-  ...(configuredKey ? { secret: configuredKey } : {}),
-});
+// The account's test key: the configured one, else the one kept in the data directory,
+// else a new one; registered unless the store already has it (a restart).
+const testKey =
+  configuredKey ??
+  (await keptSecret(secretsDir, 'test-api-key', () => generateApiKey('test'))).value;
+if (!(await engine.apiKeys.authenticate(testKey))) {
+  await engine.apiKeys
+    .create({
+      account: 'acct_demo',
+      environment: 'test',
+      description: 'reference server',
+      secret: testKey,
+    })
+    .catch((error: unknown) => fail(`test key: ${reason(error)}`));
+}
 const scheduler = startScheduler(engine, { intervalMs: 250 });
 // Delivers webhook events from the outbox, apart from request handling.
 const dispatcher = createWebhookDispatcher(engine);
@@ -93,7 +120,12 @@ server.listen(port, '127.0.0.1', () => {
     scenario_id: example.id,
     inputs: example.definition.example_inputs,
   });
-  console.log(`programrun reference server on ${base} (store: memory, ${scenarios.length} scenarios)
+  const where =
+    opened.kind === 'memory'
+      ? 'memory: nothing is kept when the server stops'
+      : `${opened.kind} at ${opened.location}`;
+  console.log(`programrun reference server on ${base} (store: ${opened.kind}, ${scenarios.length} scenarios)
+Data: ${where}${opened.kind === 'pglite' ? '\n  (set PROGRAMRUN_DATA_DIR to keep it elsewhere; delete the directory to start over)' : ''}
 Test API key: ${testKey}
 
 Create a run:
@@ -124,7 +156,9 @@ Evidence (signed by ${evidenceKeys.signer.kid}${process.env.PROGRAMRUN_EVIDENCE_
 
 const shutdown = () => {
   server.close();
-  void Promise.all([scheduler.stop(), dispatcher.stop()]).then(() => process.exit(0));
+  void Promise.all([scheduler.stop(), dispatcher.stop()])
+    .then(() => opened.close())
+    .then(() => process.exit(0));
 };
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);

@@ -1,4 +1,5 @@
-// The engine every framework example mounts: all scenarios, the memory store, simulated
+// The engine every framework example mounts: all scenarios, the memory store (or the one
+// PROGRAMRUN_STORE selects), simulated
 // partners that answer after two seconds, an evidence key, the timer scheduler, the
 // webhook dispatcher, and a
 // test API key (PROGRAMRUN_TEST_KEY if set, else a new one). Only the mounting differs.
@@ -6,13 +7,13 @@ import { fileURLToPath } from 'node:url';
 import { compile, formatProblem, loadScenarioDirectory } from '@programrun/dsl';
 import {
   createEngine,
-  createMemoryStore,
   createWebhookDispatcher,
   startScheduler,
   type Engine,
 } from '@programrun/engine';
 import { createKeySet, generateEd25519Jwk } from '@programrun/evidence';
 import { createHandler, type Handler } from '@programrun/http';
+import { openStoreFromEnvironment } from '@programrun/store-postgres';
 
 /** Prints a one-line reason and exits 1. */
 export function fail(reason: string): never {
@@ -36,8 +37,12 @@ export async function createDemoEngine(): Promise<DemoEngine> {
   const directory = fileURLToPath(new URL('../../scenarios/', import.meta.url));
   const { scenarios, problems } = await loadScenarioDirectory(directory);
   if (problems.length > 0) fail(problems.map(formatProblem).join('\n'));
+  // Memory unless PROGRAMRUN_STORE says pglite (PROGRAMRUN_DATA_DIR) or postgres (DATABASE_URL).
+  const opened = await openStoreFromEnvironment(process.env).catch((error: Error) =>
+    fail(error.message),
+  );
   const engine = createEngine({
-    store: createMemoryStore(),
+    store: opened.store,
     scenarios: scenarios.map((scenario) => compile(scenario)),
     sandbox: { responseDelayMs: 2_000 }, // simulated partners answer after two seconds
     evidence: { keys: createKeySet([{ key: generateEd25519Jwk(), status: 'active' }]) },
@@ -46,22 +51,28 @@ export async function createDemoEngine(): Promise<DemoEngine> {
   const scheduler = startScheduler(engine);
   const dispatcher = createWebhookDispatcher(engine);
   dispatcher.start();
-  const testKey = await engine.apiKeys
-    .create({
-      account: 'acct_demo',
-      environment: 'test',
-      ...(process.env.PROGRAMRUN_TEST_KEY ? { secret: process.env.PROGRAMRUN_TEST_KEY } : {}),
-    })
-    .then(
-      ({ secret }) => secret,
-      (error: Error) => fail(`PROGRAMRUN_TEST_KEY: ${error.message}`),
-    );
+  const configured = process.env.PROGRAMRUN_TEST_KEY;
+  // A durable store may already have the configured key (a restart): reuse it.
+  const testKey =
+    configured && (await engine.apiKeys.authenticate(configured))
+      ? configured
+      : await engine.apiKeys
+          .create({
+            account: 'acct_demo',
+            environment: 'test',
+            ...(configured ? { secret: configured } : {}),
+          })
+          .then(
+            ({ secret }) => secret,
+            (error: Error) => fail(`PROGRAMRUN_TEST_KEY: ${error.message}`),
+          );
   return {
     engine,
     handler: createHandler({ engine }), // Bearer keys from engine.apiKeys
     testKey,
     stop: async () => {
       await Promise.all([scheduler.stop(), dispatcher.stop()]);
+      await opened.close();
     },
   };
 }

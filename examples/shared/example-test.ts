@@ -17,12 +17,13 @@ export function describeExample(framework: string, testFileUrl: string): void {
       ['--conditions=@programrun/source', '--import', 'tsx', 'server.ts'],
       {
         cwd: fileURLToPath(new URL('.', testFileUrl)),
-        env: { ...process.env, PORT: '0', PROGRAMRUN_TEST_KEY: '' }, // it prints a new key
+        // A new key is printed; the memory store whatever the caller's PROGRAMRUN_STORE.
+        env: { ...process.env, PORT: '0', PROGRAMRUN_TEST_KEY: '', PROGRAMRUN_STORE: 'memory' },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+      const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 45_000);
       const collect = (chunk: Buffer) => {
         output += chunk.toString();
         const match = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
@@ -39,7 +40,7 @@ export function describeExample(framework: string, testFileUrl: string): void {
         reject(new Error(`server exited with ${String(code)}:\n${output}`)),
       );
     });
-  });
+  }, 60_000);
 
   afterAll(() => {
     child.kill('SIGTERM');

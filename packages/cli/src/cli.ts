@@ -12,7 +12,8 @@ commands:
   keys create|list|revoke --account <id> …           API keys (pr_test_… / pr_live_…)
   activations activate|list|revoke --account <id> …  issuer activations of restricted scenarios
 
-keys and activations work on the store PROGRAMRUN_STORE names (default memory).`;
+keys and activations work on the store PROGRAMRUN_STORE names: memory (default), pglite
+(PROGRAMRUN_DATA_DIR, default .programrun/data) or postgres (DATABASE_URL).`;
 
 /** What the CLI reads from its surroundings; tests pass their own. */
 export interface CliContext {

@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -99,7 +102,28 @@ describe('programrun keys', () => {
       PROGRAMRUN_STORE: 'redis',
     });
     expect(elsewhere.code).toBe(2);
-    expect(elsewhere.err).toContain('PROGRAMRUN_STORE=redis is not available yet');
+    expect(elsewhere.err).toBe(
+      'programrun keys: PROGRAMRUN_STORE must be one of memory, pglite, postgres, not "redis"',
+    );
+  });
+
+  it('on PGlite, keeps keys between commands in PROGRAMRUN_DATA_DIR', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'programrun-cli-'));
+    const environment = { PROGRAMRUN_STORE: 'pglite', PROGRAMRUN_DATA_DIR: dataDir };
+    try {
+      const created = await cli(
+        ['keys', 'create', '--account', 'acct_demo', '--env', 'test'],
+        undefined,
+        environment,
+      );
+      expect(created.code).toBe(0);
+      expect(created.err).toBe('');
+      const listed = await cli(['keys', 'list', '--account', 'acct_demo'], undefined, environment);
+      expect(listed.code).toBe(0);
+      expect(listed.out).toContain(created.out.split('\n')[1]!.slice(-4));
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('runs as the programrun binary', async () => {

@@ -45,6 +45,18 @@ export async function createPGliteStore(options: PGliteStoreOptions = {}): Promi
   }
   try {
     await migrate(database, { schema });
+    // The lock proves no other process uses these files: leases still held are from this
+    // host's previous life (killed mid-work), so its timers and deliveries are free now
+    // rather than when those leases would have ended.
+    await database.transaction(async (sql) => {
+      await sql.query(
+        `UPDATE ${quoted}.timers SET lease_until = NULL WHERE lease_until IS NOT NULL`,
+      );
+      await sql.query(
+        `UPDATE ${quoted}.webhook_deliveries SET lease_until = NULL
+         WHERE status = 'pending' AND lease_until IS NOT NULL`,
+      );
+    });
   } catch (error) {
     await database.close();
     await lock.release();

@@ -1,5 +1,5 @@
-// Store spec v1 contract on embedded PGlite (a fresh in-memory database per test).
+// Store spec v1 contract on embedded PGlite (a fresh schema per test).
 import { defineStoreContract } from '@programrun/engine/store-contract';
-import { createPGliteStore } from '../src/index.js';
+import { usePGliteSchemas } from './support/pglite-schemas.js';
 
-defineStoreContract('pglite', () => createPGliteStore());
+defineStoreContract('pglite', usePGliteSchemas('contract'));

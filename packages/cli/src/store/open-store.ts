@@ -1,4 +1,8 @@
-import { createMemoryStore, type StoreV1 } from '@programrun/engine';
+import {
+  openStoreFromEnvironment as openSelectedStore,
+  StoreSelectionError,
+} from '@programrun/store-postgres';
+import type { StoreV1 } from '@programrun/engine';
 import { UsageError } from '../usage-error.js';
 
 /** A store the CLI works on, and whether what it writes outlives the command. */
@@ -14,25 +18,22 @@ export interface OpenedStore {
 export type StoreOpener = () => Promise<OpenedStore>;
 
 /**
- * The store `PROGRAMRUN_STORE` names (default `memory`). Only the memory store exists so
- * far; the durable ones (PGlite, PostgreSQL) come with `@programrun/store-postgres`.
+ * The store `PROGRAMRUN_STORE` names (default `memory`): `pglite` in `PROGRAMRUN_DATA_DIR`
+ * (default `.programrun/data`, the reference server's when run from the repository root)
+ * or `postgres` at `DATABASE_URL`. A setting that cannot work is a usage error.
  *
  * @example
  * ```ts
  * const { store, durable } = await openStoreFromEnvironment(process.env);
  * ```
  */
-export function openStoreFromEnvironment(
+export async function openStoreFromEnvironment(
   environment: Readonly<Record<string, string | undefined>>,
 ): Promise<OpenedStore> {
-  const name = environment.PROGRAMRUN_STORE ?? 'memory';
-  if (name === 'memory') {
-    const store = createMemoryStore();
-    return Promise.resolve({ store, durable: false, close: () => store.close() });
+  try {
+    return await openSelectedStore(environment);
+  } catch (error) {
+    if (error instanceof StoreSelectionError) throw new UsageError(error.message);
+    throw error;
   }
-  return Promise.reject(
-    new UsageError(
-      `PROGRAMRUN_STORE=${name} is not available yet: the only store so far is memory (PGlite and PostgreSQL arrive with @programrun/store-postgres)`,
-    ),
-  );
 }

@@ -266,7 +266,7 @@ class MemoryTransaction implements StoreTransactionV1 {
     const leases = this.#state.timerLeases;
     const free = (timer: TimerRow): boolean => {
       const lease = leases.get(timer.id);
-      return lease === undefined || lease < claim.lease_now;
+      return lease === undefined || lease <= claim.lease_now;
     };
     const claimed = this.#pending(claim)
       .filter((timer) => timer.due_at <= claim.due_at && free(timer))

@@ -120,6 +120,25 @@ describe('withIdempotency', () => {
     expect(await replay.text()).toBe('{"code":"run_finished"}');
   });
 
+  it('does not store a transient conflict (concurrent_update): the retry runs again', async () => {
+    const { policy, request } = setup();
+    const conflict = await withIdempotency(request, policy, () =>
+      Promise.resolve(
+        new Response('{"code":"concurrent_update"}', {
+          status: 409,
+          headers: { 'content-type': 'application/problem+json' },
+        }),
+      ),
+    );
+    expect(conflict.status).toBe(409);
+    expect(await conflict.text()).toBe('{"code":"concurrent_update"}');
+    const retry = await withIdempotency(request, policy, () =>
+      Promise.resolve(jsonResponse(201, { ok: true })),
+    );
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+  });
+
   it('forgets keys after the retention period', async () => {
     const { policy, request, advance } = setup();
     await withIdempotency(request, policy, () =>

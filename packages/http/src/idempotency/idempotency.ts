@@ -60,6 +60,19 @@ export function idempotencyKeyOf(
 const isFinalOutcome = (status: number): boolean =>
   (status >= 200 && status < 300) || status === 409;
 
+/** 409 codes that decide nothing (the run kept changing): a retry must run again. */
+const TRANSIENT_CONFLICTS = new Set(['concurrent_update']);
+
+/** The problem `code` of a JSON body, if it has one. */
+function problemCode(body: string): string | undefined {
+  try {
+    const parsed = JSON.parse(body) as { code?: unknown } | null;
+    return typeof parsed?.code === 'string' ? parsed.code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Runs `work` at most once per key (IETF Idempotency-Key draft): a retry of the same
  * request replays the stored status and body with `Idempotent-Replayed: true`; the same
@@ -141,6 +154,13 @@ export async function withIdempotency(
     return response;
   }
   const body = await responseText(response);
+  if (response.status === 409 && TRANSIENT_CONFLICTS.has(problemCode(body) ?? '')) {
+    await store.transaction((tx) => tx.deleteIdempotencyRecord(scope, key));
+    return rememberResponseText(
+      new Response(body, { status: response.status, headers: response.headers }),
+      body,
+    );
+  }
   await store.transaction(async (tx) => {
     const now = policy.now();
     await tx.putIdempotencyRecord({

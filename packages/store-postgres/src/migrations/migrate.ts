@@ -50,15 +50,22 @@ export async function migrate(
     const lockKey = `programrun:migrate:${schemaName}`;
     await sql.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [lockKey]);
     try {
-      await sql.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-      await sql.query(
-        `CREATE TABLE IF NOT EXISTS ${schema}.schema_migrations (
+      // Checked first, so a role without CREATE on the database can run a migrated schema.
+      const { rows: present } = await sql.query<{ schema: boolean; history: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1) AS schema,
+                to_regclass($2) IS NOT NULL AS history`,
+        [schemaName, `${schema}.schema_migrations`],
+      );
+      if (!present[0]?.schema) await sql.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      if (!present[0]?.history)
+        await sql.query(
+          `CREATE TABLE IF NOT EXISTS ${schema}.schema_migrations (
           version integer PRIMARY KEY,
           name text NOT NULL,
           checksum text NOT NULL,
           applied_at timestamptz NOT NULL DEFAULT now()
         )`,
-      );
+        );
       const { rows } = await sql.query<{ version: number; name: string; checksum: string }>(
         `SELECT version, name, checksum FROM ${schema}.schema_migrations ORDER BY version`,
       );

@@ -1,26 +1,44 @@
 import pg from 'pg';
 import type { SqlDatabase, SqlExecutor } from './sql-database.js';
+import { serialQueue } from './serial-queue.js';
 import { toStoreError } from './sql-errors.js';
 
 /** Options of {@link createPgDatabase}: a pool you own, or a connection string. */
 export type PgDatabaseOptions =
-  | { readonly pool: pg.Pool; readonly connectionString?: never; readonly maxConnections?: never }
+  | {
+      readonly pool: pg.Pool;
+      readonly connectionString?: never;
+      readonly maxConnections?: never;
+      readonly connectionTimeoutMs?: never;
+    }
   | {
       readonly connectionString: string;
       /** Connections in the pool. @default 10 */
       readonly maxConnections?: number;
+      /** How long to wait for a connection before `store_unavailable`. @default 10000 */
+      readonly connectionTimeoutMs?: number;
       readonly pool?: never;
     };
 
-const executor = (client: pg.PoolClient): SqlExecutor => ({
-  async query(text, params = []) {
-    const result = await client.query<never>(text, params as unknown[]);
-    return { rows: result.rows, rowCount: result.rowCount ?? 0 };
-  },
-  async script(text) {
-    await client.query(text);
-  },
-});
+/**
+ * Statements on one connection, one at a time in call order: callers may issue a
+ * transaction's reads concurrently (the engine lists events with `Promise.all`), which `pg`
+ * 8 only queues with a deprecation warning and `pg` 9 refuses.
+ */
+const executor = (client: pg.PoolClient): SqlExecutor => {
+  const serial = serialQueue();
+  return {
+    query: (text, params = []) =>
+      serial(async () => {
+        const result = await client.query<never>(text, params as unknown[]);
+        return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+      }),
+    script: (text) =>
+      serial(async () => {
+        await client.query(text);
+      }),
+  };
+};
 
 /**
  * A PostgreSQL server through a `pg` pool. Transactions run at READ COMMITTED: the store
@@ -39,6 +57,8 @@ export function createPgDatabase(options: PgDatabaseOptions): SqlDatabase {
     new pg.Pool({
       connectionString: options.connectionString,
       max: options.maxConnections ?? 10,
+      // A host never waits forever for a connection or a server that stopped answering.
+      connectionTimeoutMillis: options.connectionTimeoutMs ?? 10_000,
     });
   // An idle client losing its server connection must not crash the host: the next
   // checkout reconnects, and the failing statement reports `store_unavailable`.
@@ -49,7 +69,7 @@ export function createPgDatabase(options: PgDatabaseOptions): SqlDatabase {
     try {
       client = await pool.connect();
     } catch (error) {
-      throw toStoreError(error);
+      throw toStoreError(error, 'cannot connect to PostgreSQL');
     }
     let broken = false;
     try {

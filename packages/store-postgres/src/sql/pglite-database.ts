@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import type { SqlDatabase, SqlExecutor } from './sql-database.js';
+import { serialQueue } from './serial-queue.js';
 import { toStoreError } from './sql-errors.js';
 
 /** Options of {@link createPGliteDatabase}. */
@@ -38,12 +39,7 @@ export async function createPGliteDatabase(
     throw toStoreError(error, `cannot open PGlite data directory ${options.dataDir ?? '(memory)'}`);
   }
   // PGlite has one connection: a session is the queue of statements between transactions.
-  let queue: Promise<unknown> = Promise.resolve();
-  const serial = <T>(work: () => Promise<T>): Promise<T> => {
-    const run = queue.then(work);
-    queue = run.catch(() => undefined);
-    return run;
-  };
+  const serial = serialQueue();
   return {
     kind: 'pglite',
     transaction(work) {

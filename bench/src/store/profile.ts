@@ -1,0 +1,139 @@
+import type { CompiledScenario } from '@programrun/dsl';
+import { createEngine } from '@programrun/engine';
+import { createHandler } from '@programrun/http';
+import { createSqlStore, migrate, quoteSchema, type SqlDatabase } from '@programrun/store-postgres';
+import { BENCH_KEY } from '../servers/bench-key.js';
+import { countingDatabase, type SqlCounts } from './counting-database.js';
+import { createBody, type CapturedCreate } from './create-template.js';
+import { freshCopies, replay } from './fresh-copies.js';
+import type { RecordedCall } from './recording-store.js';
+import { recordingStore } from './recording-store.js';
+
+/** What one create costs on one path, averaged over sequential creates. */
+export interface PathCost {
+  readonly path: string;
+  readonly transactions: number;
+  /** Statements, not counting BEGIN and COMMIT. */
+  readonly statements: number;
+  /** Statements plus BEGIN and COMMIT: round trips to the database. */
+  readonly roundTrips: number;
+  readonly microseconds: number;
+}
+
+/** Where the time of one HTTP create goes, against raw transactions. */
+export interface CreateProfile {
+  /** HTTP create, its transactions replayed raw, folded into one, the raw transaction. */
+  readonly paths: readonly PathCost[];
+  /** Mean time of each transaction of an HTTP create, named by its operations. */
+  readonly transactions: readonly { readonly operations: string; readonly milliseconds: number }[];
+}
+
+/**
+ * The HTTP create's operations as one transaction, minus what a folded create would not
+ * need: the API key lookup (cacheable) and the in-flight Idempotency-Key claim.
+ */
+function folded(sequence: readonly (readonly RecordedCall[])[]): RecordedCall[] {
+  const calls = sequence.flat().filter((call) => call.method !== 'findApiKeyByHash');
+  const claim = calls.findIndex((call) => call.method === 'putIdempotencyRecord');
+  return calls.filter((_, index) => index !== claim);
+}
+
+/**
+ * Creates runs one at a time in this process over a migrated `database` (no sockets),
+ * rotating over four paths: `handler.handle` (key lookup, Idempotency-Key claim, create,
+ * completion); the same four transactions replayed raw; those operations folded into one
+ * transaction; and the raw transaction of section 1. Counts statements per path and times
+ * each transaction of the HTTP path.
+ *
+ * @example
+ * ```ts
+ * const profile = await profileCreates(createPgDatabase({ connectionString }), 'bench_p', compiled, captured, 200);
+ * ```
+ */
+export async function profileCreates(
+  database: SqlDatabase,
+  schema: string,
+  compiled: CompiledScenario,
+  captured: CapturedCreate,
+  count: number,
+): Promise<CreateProfile> {
+  const counts: SqlCounts = { transactions: 0, statements: 0 };
+  const counting = countingDatabase(database, counts);
+  await migrate(counting, { schema });
+  const store = createSqlStore(counting, quoteSchema(schema));
+  const recording = recordingStore(store);
+  const engine = createEngine({ store: recording.store, scenarios: [compiled] });
+  await engine.apiKeys.create({ account: 'acct_bench', environment: 'test', secret: BENCH_KEY });
+  const handler = createHandler({ engine, rateLimit: false });
+  const body = createBody(compiled);
+  const nextSequence = freshCopies(captured, captured.sequence);
+  const nextFolded = freshCopies(captured, folded(captured.sequence));
+  const nextRaw = freshCopies(captured, captured.calls);
+  const paths: [string, () => Promise<unknown>][] = [
+    [
+      'HTTP create (handler.handle)',
+      async () => {
+        const response = await handler.handle(
+          new Request('http://localhost/v1/program-runs', {
+            method: 'POST',
+            headers: {
+              authorization: `Bearer ${BENCH_KEY}`,
+              'content-type': 'application/json',
+              'idempotency-key': crypto.randomUUID(),
+            },
+            body,
+          }),
+        );
+        await response.arrayBuffer();
+        if (response.status !== 201) throw new Error(`profile: create answered ${response.status}`);
+      },
+    ],
+    [
+      'its 4 transactions replayed raw',
+      async () => {
+        for (const calls of nextSequence()) await store.transaction((tx) => replay(tx, calls));
+      },
+    ],
+    [
+      'folded: 1 transaction, no key lookup, no in-flight claim',
+      () => store.transaction((tx) => replay(tx, nextFolded())),
+    ],
+    ['raw transaction (section 1)', () => store.transaction((tx) => replay(tx, nextRaw()))],
+  ];
+
+  const totals = paths.map(() => ({ transactions: 0, statements: 0, milliseconds: 0 }));
+  for (let index = -20; index < count; index += 1) {
+    if (index === 0) recording.transactions.length = 0; // the first 20 were warm-up
+    for (const [path, [, create]] of paths.entries()) {
+      const before = { ...counts };
+      const started = performance.now();
+      await create();
+      if (index < 0) continue;
+      totals[path]!.milliseconds += performance.now() - started;
+      totals[path]!.transactions += counts.transactions - before.transactions;
+      totals[path]!.statements += counts.statements - before.statements;
+    }
+  }
+  const byOperations = new Map<string, number>();
+  for (const { calls, milliseconds } of recording.transactions) {
+    const operations = calls.map((call) => call.method).join(' + ');
+    byOperations.set(operations, (byOperations.get(operations) ?? 0) + milliseconds);
+  }
+  await store.close();
+  return {
+    paths: paths.map(([path], index) => {
+      const total = totals[index]!;
+      return {
+        path,
+        transactions: total.transactions / count,
+        statements: total.statements / count,
+        roundTrips: (total.statements + 2 * total.transactions) / count,
+        microseconds: (total.milliseconds * 1000) / count,
+      };
+    }),
+    transactions: [...byOperations].map(([operations, milliseconds]) => ({
+      operations,
+      milliseconds: milliseconds / count,
+    })),
+  };
+}

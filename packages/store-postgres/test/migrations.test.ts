@@ -1,0 +1,184 @@
+// Migrations: from an empty database, from the previous schema version with data in it,
+// from several hosts at once, and refusals of histories this code does not know.
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createPgDatabase,
+  createPGliteDatabase,
+  createSqlStore,
+  migrate,
+  MIGRATIONS,
+  MigrationError,
+  SCHEMA_VERSION,
+  type SqlDatabase,
+} from '../src/index.js';
+import { dropSchema, freshSchema, TEST_DATABASE_URL } from './support/test-database.js';
+
+interface Target {
+  readonly name: string;
+  readonly available: boolean;
+  open(): Promise<{ database: SqlDatabase; schema: string; cleanup(): Promise<void> }>;
+}
+
+const targets: Target[] = [
+  {
+    name: 'pglite',
+    available: true,
+    async open() {
+      const database = await createPGliteDatabase();
+      return { database, schema: 'programrun', cleanup: () => database.close() };
+    },
+  },
+  {
+    name: 'postgres',
+    available: TEST_DATABASE_URL !== undefined,
+    open() {
+      const schema = freshSchema();
+      const database = createPgDatabase({
+        connectionString: TEST_DATABASE_URL!,
+        maxConnections: 6,
+      });
+      return Promise.resolve({
+        database,
+        schema,
+        async cleanup() {
+          await database.close();
+          await dropSchema(schema);
+        },
+      });
+    },
+  },
+];
+
+const scope = { account: 'acct_m', environment: 'test' } as const;
+
+for (const target of targets) {
+  describe.skipIf(!target.available)(`migrations on ${target.name}`, () => {
+    let cleanup: (() => Promise<void>) | undefined;
+    afterEach(async () => {
+      await cleanup?.();
+      cleanup = undefined;
+    });
+    const open = async () => {
+      const opened = await target.open();
+      cleanup = () => opened.cleanup();
+      return opened;
+    };
+
+    it('builds the whole schema from an empty database, then has nothing left to do', async () => {
+      const { database, schema } = await open();
+      expect(await migrate(database, { schema })).toEqual({
+        applied: MIGRATIONS.map((migration) => migration.version),
+        version: SCHEMA_VERSION,
+      });
+      expect(await migrate(database, { schema })).toEqual({ applied: [], version: SCHEMA_VERSION });
+      const history = await database.session((sql) =>
+        sql.query<{ version: number; name: string }>(
+          `SELECT version, name FROM "${schema}".schema_migrations ORDER BY version`,
+        ),
+      );
+      expect(history.rows).toEqual(MIGRATIONS.map(({ version, name }) => ({ version, name })));
+    });
+
+    it('upgrades the previous schema version with its data intact', async () => {
+      const { database, schema } = await open();
+      expect(await migrate(database, { schema, to: SCHEMA_VERSION - 1 })).toEqual({
+        applied: MIGRATIONS.slice(0, -1).map((migration) => migration.version),
+        version: SCHEMA_VERSION - 1,
+      });
+      // A pending timer written by a host on the previous version (no lease column yet).
+      await database.transaction((sql) =>
+        sql.query(
+          `INSERT INTO "${schema}".timers (id, run_id, account, environment, kind, step, attempt, due_at, payload, status)
+           VALUES ('tmr_old', 'prun_old', $1, $2, 'wait', 'hold', 1, '2026-01-01T00:00:00.000Z', '{}', 'pending')`,
+          [scope.account, scope.environment],
+        ),
+      );
+      expect(await migrate(database, { schema })).toEqual({
+        applied: [SCHEMA_VERSION],
+        version: SCHEMA_VERSION,
+      });
+      const store = createSqlStore(database, `"${schema}"`);
+      const claimed = await store.transaction((tx) =>
+        tx.claimTimers({
+          environment: 'test',
+          due_at: '2026-01-02T00:00:00.000Z',
+          lease_now: '2026-01-01T00:00:00.000Z',
+          lease_until: '2026-01-01T00:01:00.000Z',
+          limit: 10,
+        }),
+      );
+      expect(claimed).toEqual([
+        {
+          id: 'tmr_old',
+          run_id: 'prun_old',
+          ...scope,
+          kind: 'wait',
+          step: 'hold',
+          attempt: 1,
+          due_at: '2026-01-01T00:00:00.000Z',
+          payload: {},
+          status: 'pending',
+        },
+      ]);
+    });
+
+    it('applies each migration once when several hosts start at the same time', async () => {
+      const { database, schema } = await open();
+      const results = await Promise.all([0, 1, 2, 3].map(() => migrate(database, { schema })));
+      const applied = results.flatMap((result) => result.applied).sort();
+      expect(applied).toEqual(MIGRATIONS.map((migration) => migration.version));
+      expect(results.every((result) => result.version === SCHEMA_VERSION)).toBe(true);
+    });
+
+    it('refuses a schema newer than this package and a migration whose SQL changed', async () => {
+      const { database, schema } = await open();
+      await migrate(database, { schema });
+      const older = MIGRATIONS.slice(0, -1);
+      const tooNew = await migrate(database, { schema, migrations: older }).catch(
+        (error: unknown) => error,
+      );
+      expect(tooNew).toBeInstanceOf(MigrationError);
+      expect((tooNew as MigrationError).code).toBe('schema_too_new');
+      const edited = MIGRATIONS.map((migration, index) =>
+        index === 0
+          ? { ...migration, sql: (s: string) => `${migration.sql(s)}\n-- edited` }
+          : migration,
+      );
+      const changed = await migrate(database, { schema, migrations: edited }).catch(
+        (error: unknown) => error,
+      );
+      expect((changed as MigrationError).code).toBe('migration_changed');
+      expect((changed as Error).message).toMatch(/migration 1 \(core\)/);
+    });
+
+    it('rolls back a failing migration and reports it, leaving the earlier ones applied', async () => {
+      const { database, schema } = await open();
+      const broken = [
+        ...MIGRATIONS,
+        {
+          version: SCHEMA_VERSION + 1,
+          name: 'broken',
+          sql: (s: string) => `ALTER TABLE ${s}.nope ADD COLUMN x int`,
+        },
+      ];
+      const failure = await migrate(database, { schema, migrations: broken }).catch(
+        (error: unknown) => error,
+      );
+      expect((failure as MigrationError).code).toBe('migration_failed');
+      expect(await migrate(database, { schema })).toEqual({ applied: [], version: SCHEMA_VERSION });
+    });
+  });
+}
+
+describe('schema names', () => {
+  it('accepts only plain lower-case identifiers', async () => {
+    const database = await createPGliteDatabase();
+    try {
+      await expect(migrate(database, { schema: 'x"; DROP TABLE runs; --' })).rejects.toThrow(
+        /lower-case PostgreSQL identifier/,
+      );
+    } finally {
+      await database.close();
+    }
+  });
+});

@@ -1,0 +1,116 @@
+// A real programrun host process for the crash and two-host suites: the store from the
+// environment, every scenario of the repository, a scheduler and a webhook dispatcher,
+// and the HTTP surface on 127.0.0.1. Started by host-process.ts from TypeScript sources:
+//   node --conditions=@programrun/source --import tsx test/support/host.ts
+// Environment: PROGRAMRUN_STORE, PROGRAMRUN_DATA_DIR, DATABASE_URL, PROGRAMRUN_POSTGRES_SCHEMA,
+// PROGRAMRUN_TEST_KEY and PROGRAMRUN_TEST_ACCOUNT (registered when absent), PORT (0 = any),
+// PROGRAMRUN_RESPONSE_DELAY_MS (simulated partners), PROGRAMRUN_IDEMPOTENCY_LOCK_MS.
+// Prints one JSON line when it listens: {"ready":true,"port":…,"pid":…}
+// SIGTERM stops it cleanly (store closed); SIGKILL is what the crash suite sends.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { compile, formatProblem, loadScenarioDirectory } from '@programrun/dsl';
+import {
+  createEngine,
+  createWebhookDispatcher,
+  isStoreError,
+  startScheduler,
+  type Engine,
+} from '@programrun/engine';
+import { createHandler } from '@programrun/http';
+import { createNodeListener } from '@programrun/http/node';
+import { openHostStore } from './host-store.js';
+
+/** Short leases and polls, so a killed host's work is taken over within seconds. */
+const TIMER_LEASE_MS = 2_000;
+const SCHEDULER_INTERVAL_MS = 100;
+const DISPATCHER_POLL_MS = 200;
+const WEBHOOK_TIMEOUT_MS = 2_000;
+
+function fail(reason: unknown): never {
+  console.error(
+    `host: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`,
+  );
+  process.exit(1);
+}
+
+const environment = process.env;
+const key = environment.PROGRAMRUN_TEST_KEY;
+const account = environment.PROGRAMRUN_TEST_ACCOUNT ?? 'acct_durability';
+if (!key) fail('PROGRAMRUN_TEST_KEY is required');
+const port = Number(environment.PORT ?? 0);
+const responseDelayMs = Number(environment.PROGRAMRUN_RESPONSE_DELAY_MS ?? 300);
+// How long a request holds its Idempotency-Key: short, so retries after a crash take over
+// within seconds; 0 lets concurrent duplicates all reach the engine (the store alone decides).
+const idempotencyLockMs = Number(environment.PROGRAMRUN_IDEMPOTENCY_LOCK_MS ?? 2_000);
+
+/** Registers the test key unless a previous life of this host (or the other host) did. */
+async function ensureApiKey(engine: Engine, secret: string): Promise<void> {
+  if (await engine.apiKeys.authenticate(secret)) return;
+  try {
+    await engine.apiKeys.create({ account, environment: 'test', secret, description: 'host' });
+  } catch (error) {
+    // Another host registered it between our lookup and our insert.
+    if (!(await engine.apiKeys.authenticate(secret))) throw error;
+  }
+}
+
+const scenarioDirectory = fileURLToPath(new URL('../../../../scenarios/', import.meta.url));
+const [opened, loaded] = await Promise.all([
+  openHostStore(environment).catch(fail),
+  loadScenarioDirectory(scenarioDirectory),
+]);
+if (loaded.problems.length > 0) fail(loaded.problems.map(formatProblem).join('\n'));
+
+const engine = createEngine({
+  store: opened.store,
+  scenarios: loaded.scenarios.map((scenario) => compile(scenario)),
+  sandbox: { responseDelayMs },
+  webhooks: { allowLoopback: true },
+  timerLeaseMs: TIMER_LEASE_MS,
+});
+await ensureApiKey(engine, key).catch(fail);
+
+const logError = (label: string) => (error: unknown) => {
+  // A store closing under a tick during shutdown is expected; anything else is worth seeing.
+  if (isStoreError(error, 'store_unavailable')) return;
+  console.error(`host ${label}:`, error);
+};
+const scheduler = startScheduler(engine, {
+  intervalMs: SCHEDULER_INTERVAL_MS,
+  environments: ['test'],
+  onError: logError('scheduler'),
+});
+const dispatcher = createWebhookDispatcher(engine, {
+  pollIntervalMs: DISPATCHER_POLL_MS,
+  timeoutMs: WEBHOOK_TIMEOUT_MS,
+  leaseMs: WEBHOOK_TIMEOUT_MS + 1_000,
+  onError: logError('webhooks'),
+});
+dispatcher.start();
+
+const handler = createHandler({
+  engine,
+  // The suites drive load on purpose; retries after a crash take over a key within seconds.
+  rateLimit: false,
+  idempotency: { lockMs: idempotencyLockMs },
+});
+const server = createServer(createNodeListener(handler));
+server.keepAliveTimeout = 1_000;
+server.on('error', fail);
+server.listen(port, '127.0.0.1', () => {
+  const { port: bound } = server.address() as AddressInfo;
+  console.log(JSON.stringify({ ready: true, port: bound, pid: process.pid }));
+});
+
+process.once('SIGTERM', () => {
+  server.close();
+  server.closeAllConnections();
+  void Promise.all([scheduler.stop(), dispatcher.stop()])
+    .then(() => opened.close())
+    .then(
+      () => process.exit(0),
+      (error: unknown) => fail(error),
+    );
+});
