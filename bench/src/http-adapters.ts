@@ -12,7 +12,7 @@ import { createEngine, createMemoryStore } from '@programrun/engine';
 import { createHandler } from '@programrun/http';
 import { loadCreate, peakRssMiB, sampleRun, startServer, type LoadResult } from './load.js';
 import { loadCompiled } from './scenario.js';
-import { BENCH_KEY } from './servers/bench-key.js';
+import { BENCH_KEY, createRunHeaders } from './servers/bench-key.js';
 import { format, median } from './stats.js';
 
 const adapters = (process.env.ADAPTERS ?? 'node,express,fastify,hono').split(',');
@@ -121,11 +121,7 @@ async function handlerOnly(): Promise<number> {
     const response = await handler.handle(
       new Request('http://localhost/v1/program-runs', {
         method: 'POST',
-        headers: {
-          authorization: `Bearer ${BENCH_KEY}`,
-          'content-type': 'application/json',
-          'idempotency-key': `bench-${index}`,
-        },
+        headers: createRunHeaders(`bench-${index}`),
         body: requestBody,
       }),
     );

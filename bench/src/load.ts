@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { BENCH_KEY } from './servers/bench-key.js';
+import { BENCH_KEY, createRunHeaders } from './servers/bench-key.js';
 
 /** A benchmark server running in its own process on 127.0.0.1. */
 export interface ServerProcess {
@@ -81,11 +81,7 @@ export async function loadCreate(
 export async function sampleRun(port: number, body: string): Promise<string> {
   const response = await fetch(`http://127.0.0.1:${port}/v1/program-runs`, {
     method: 'POST',
-    headers: {
-      authorization: `Bearer ${BENCH_KEY}`,
-      'content-type': 'application/json',
-      'idempotency-key': randomUUID(),
-    },
+    headers: createRunHeaders(randomUUID()),
     body,
   });
   const text = await response.text();

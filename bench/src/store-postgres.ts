@@ -11,7 +11,7 @@
 // Needs PostgreSQL: DATABASE_URL, default postgres://postgres:programrun@127.0.0.1:5432/programrun_test.
 // Usage: pnpm --filter @programrun/bench bench:store
 //   [STORES=pglite,postgres ROUNDS=5 SECONDS=3 CONNECTIONS=16 POOL=8 GROWTH=1000,100000
-//    GROWTH_PGLITE=1000,100000 GROWTH_ROUNDS=3 GROWTH_CREATES=500 PROFILE_CREATES=200]
+//    GROWTH_PGLITE=1000,10000 GROWTH_ROUNDS=3 GROWTH_CREATES=500 PROFILE_CREATES=200]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,7 +40,7 @@ const options = {
 };
 const growthSizes = (kind: StoreKind): number[] =>
   (kind === 'pglite'
-    ? (process.env.GROWTH_PGLITE ?? '1000,100000')
+    ? (process.env.GROWTH_PGLITE ?? '1000,10000')
     : (process.env.GROWTH ?? '1000,100000')
   )
     .split(',')

@@ -10,7 +10,7 @@ import {
   type WebhookEventRow,
 } from '@programrun/engine';
 import { createHandler } from '@programrun/http';
-import { BENCH_KEY } from '../servers/bench-key.js';
+import { BENCH_KEY, createRunHeaders } from '../servers/bench-key.js';
 import { recordingStore, type RecordedCall } from './recording-store.js';
 
 /** The body of `POST /v1/program-runs` every store benchmark sends. */
@@ -64,11 +64,7 @@ export async function captureCreate(compiled: CompiledScenario): Promise<Capture
   const response = await handler.handle(
     new Request('http://localhost/v1/program-runs', {
       method: 'POST',
-      headers: {
-        authorization: `Bearer ${BENCH_KEY}`,
-        'content-type': 'application/json',
-        'idempotency-key': IDEMPOTENCY_KEY,
-      },
+      headers: createRunHeaders(IDEMPOTENCY_KEY),
       body: createBody(compiled),
     }),
   );

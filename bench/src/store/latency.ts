@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BENCH_KEY } from '../servers/bench-key.js';
+import { createRunHeaders } from '../servers/bench-key.js';
 
 /**
  * The `p`-th percentile (0–100) of samples, nearest rank.
@@ -33,11 +33,7 @@ export async function sequentialCreates(
     const started = performance.now();
     const response = await fetch(`http://127.0.0.1:${port}/v1/program-runs`, {
       method: 'POST',
-      headers: {
-        authorization: `Bearer ${BENCH_KEY}`,
-        'content-type': 'application/json',
-        'idempotency-key': randomUUID(),
-      },
+      headers: createRunHeaders(randomUUID()),
       body,
     });
     await response.arrayBuffer();

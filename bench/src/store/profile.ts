@@ -2,7 +2,7 @@ import type { CompiledScenario } from '@programrun/dsl';
 import { createEngine } from '@programrun/engine';
 import { createHandler } from '@programrun/http';
 import { createSqlStore, migrate, quoteSchema, type SqlDatabase } from '@programrun/store-postgres';
-import { BENCH_KEY } from '../servers/bench-key.js';
+import { BENCH_KEY, createRunHeaders } from '../servers/bench-key.js';
 import { countingDatabase, type SqlCounts } from './counting-database.js';
 import { createBody, type CapturedCreate } from './create-template.js';
 import { freshCopies, replay } from './fresh-copies.js';
@@ -76,11 +76,7 @@ export async function profileCreates(
         const response = await handler.handle(
           new Request('http://localhost/v1/program-runs', {
             method: 'POST',
-            headers: {
-              authorization: `Bearer ${BENCH_KEY}`,
-              'content-type': 'application/json',
-              'idempotency-key': crypto.randomUUID(),
-            },
+            headers: createRunHeaders(crypto.randomUUID()),
             body,
           }),
         );
