@@ -90,16 +90,14 @@ const engine = createEngine({
 const testKey =
   configuredKey ??
   (await keptSecret(secretsDir, 'test-api-key', () => generateApiKey('test'))).value;
-if (!(await engine.apiKeys.authenticate(testKey))) {
-  await engine.apiKeys
-    .create({
-      account: 'acct_demo',
-      environment: 'test',
-      description: 'reference server',
-      secret: testKey,
-    })
-    .catch((error: unknown) => fail(`test key: ${reason(error)}`));
-}
+await engine.apiKeys
+  .register({
+    account: 'acct_demo',
+    environment: 'test',
+    description: 'reference server',
+    secret: testKey,
+  })
+  .catch((error: unknown) => fail(`test key: ${reason(error)}`));
 const scheduler = startScheduler(engine, { intervalMs: 250 });
 // Delivers webhook events from the outbox, apart from request handling.
 const dispatcher = createWebhookDispatcher(engine);

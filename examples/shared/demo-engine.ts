@@ -52,20 +52,13 @@ export async function createDemoEngine(): Promise<DemoEngine> {
   const dispatcher = createWebhookDispatcher(engine);
   dispatcher.start();
   const configured = process.env.PROGRAMRUN_TEST_KEY;
-  // A durable store may already have the configured key (a restart): reuse it.
-  const testKey =
-    configured && (await engine.apiKeys.authenticate(configured))
-      ? configured
-      : await engine.apiKeys
-          .create({
-            account: 'acct_demo',
-            environment: 'test',
-            ...(configured ? { secret: configured } : {}),
-          })
-          .then(
-            ({ secret }) => secret,
-            (error: Error) => fail(`PROGRAMRUN_TEST_KEY: ${error.message}`),
-          );
+  const account = { account: 'acct_demo', environment: 'test' } as const;
+  // A configured key may already be in a durable store (a restart): register finds it.
+  const testKey = await (
+    configured
+      ? engine.apiKeys.register({ ...account, secret: configured }).then(() => configured)
+      : engine.apiKeys.create(account).then(({ secret }) => secret)
+  ).catch((error: Error) => fail(`PROGRAMRUN_TEST_KEY: ${error.message}`));
   return {
     engine,
     handler: createHandler({ engine }), // Bearer keys from engine.apiKeys

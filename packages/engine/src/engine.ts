@@ -274,7 +274,8 @@ export function createEngine(options: EngineOptions): Engine {
         const run = await loadRun(tx, scope, runId);
         // Another host may have fired this timer since it was claimed (its lease ended):
         // a timer that is no longer pending is never applied twice.
-        if (firedTimer && !(await tx.pendingTimers(runId)).some((t) => t.id === firedTimer.id)) {
+        const pending = firedTimer ? await tx.pendingTimers(runId) : undefined;
+        if (firedTimer && !pending?.some((t) => t.id === firedTimer.id)) {
           return { run, accepted: false };
         }
         const compiled = compiledFor(run);
@@ -302,6 +303,7 @@ export function createEngine(options: EngineOptions): Engine {
           sandbox,
           outbox,
           ...(firedTimer ? { firedTimerId: firedTimer.id } : {}),
+          ...(pending ? { pendingTimers: pending } : {}),
         });
         return { run: committed.run, accepted: true };
       }),
@@ -310,28 +312,25 @@ export function createEngine(options: EngineOptions): Engine {
 
   async function fireTimer(timer: TimerRow): Promise<boolean> {
     const scope: Scope = { account: timer.account, environment: timer.environment };
-    const exists = await store.transaction((tx) => tx.getRun(scope, timer.run_id));
-    if (!exists) {
+    const event = (run: StartedRun, at: string): RunEvent =>
+      timer.kind === 'partner_response'
+        ? simulatedAnswer(
+            compiledFor(run),
+            timer.step,
+            partnerIdempotencyKey(run.id, timer.step, timer.attempt),
+            timer.attempt,
+            run.snapshot.context,
+            at,
+          )
+        : { type: 'timer.fired', step: timer.step, attempt: timer.attempt, at };
+    try {
+      return (await applyEvent(scope, timer.run_id, event, { firedTimer: timer })).accepted;
+    } catch (error) {
+      // A timer of a run that no longer exists is dropped rather than retried forever.
+      if (!(error instanceof EngineError && error.code === 'run_not_found')) throw error;
       await store.transaction((tx) => tx.settleTimers([timer.id], 'cancelled'));
       return false;
     }
-    const outcome = await applyEvent(
-      scope,
-      timer.run_id,
-      (run, at): RunEvent =>
-        timer.kind === 'partner_response'
-          ? simulatedAnswer(
-              compiledFor(run),
-              timer.step,
-              partnerIdempotencyKey(run.id, timer.step, timer.attempt),
-              timer.attempt,
-              run.snapshot.context,
-              at,
-            )
-          : { type: 'timer.fired', step: timer.step, attempt: timer.attempt, at },
-      { firedTimer: timer },
-    );
-    return outcome.accepted;
   }
 
   /**

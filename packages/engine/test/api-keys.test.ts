@@ -176,6 +176,29 @@ describe('engine.apiKeys', () => {
     );
   });
 
+  it('registers a configured key once across restarts and racing hosts, never for another owner', async () => {
+    const { engine, store } = newEngine();
+    const secret = generateApiKey('test');
+    const input = { account: 'acct_demo', environment: 'test' as const, secret };
+    // Several hosts starting at once on one store: one registers, the others find it.
+    const results = await Promise.all([1, 2, 3, 4].map(() => engine.apiKeys.register(input)));
+    expect(results.filter((result) => result.created)).toHaveLength(1);
+    expect(new Set(results.map((result) => result.apiKey.id)).size).toBe(1);
+    expect(await store.transaction((tx) => tx.listApiKeys('acct_demo'))).toHaveLength(1);
+    // A restart finds it.
+    expect((await engine.apiKeys.register(input)).created).toBe(false);
+    await expectEngineError(
+      engine.apiKeys.register({ ...input, account: 'acct_other' }),
+      'invalid_api_key_request',
+    );
+    await engine.apiKeys.revoke('acct_demo', results[0]!.apiKey.id);
+    const revoked = await expectEngineError(
+      engine.apiKeys.register(input),
+      'invalid_api_key_request',
+    );
+    expect(revoked.message).toMatch(/revoked/);
+  });
+
   it('lists an account’s keys oldest first, filtered by environment', async () => {
     const clock = createVirtualClock('2026-05-01T00:00:00.000Z');
     const engine = createEngine({ store: createMemoryStore(), scenarios: [], clock });

@@ -51,6 +51,14 @@ export interface ApiKeys {
   create(
     input: CreateApiKeyInput,
   ): Promise<{ readonly apiKey: ApiKeyRecord; readonly secret: string }>;
+  /**
+   * Makes sure a configured key (`secret` required) is an active key of the account:
+   * registers it, or finds it already registered by an earlier start or another host
+   * (`created: false`). Refuses a key that is revoked or belongs to another account.
+   */
+  register(
+    input: CreateApiKeyInput & { readonly secret: string },
+  ): Promise<{ readonly apiKey: ApiKeyRecord; readonly created: boolean }>;
   /** The account's keys, oldest first. */
   list(
     account: string,
@@ -112,6 +120,7 @@ function assertDescription(description: string | null | undefined): string | nul
  * const keys = createApiKeys({ store, clock: systemClock, ids: randomIds() });
  * const { secret } = await keys.create({ account: 'acct_demo', environment: 'test' });
  * (await keys.authenticate(secret))?.account; // 'acct_demo'
+ * await keys.register({ account: 'acct_demo', environment: 'test', secret: process.env.PROGRAMRUN_TEST_KEY! });
  * ```
  */
 export function createApiKeys(options: {
@@ -120,7 +129,7 @@ export function createApiKeys(options: {
   readonly ids: IdGenerator;
 }): ApiKeys {
   const { store, clock, ids } = options;
-  return {
+  const keys: ApiKeys = {
     async create(input) {
       assertAccountId(input.account);
       if (input.environment !== 'test' && input.environment !== 'live') {
@@ -156,6 +165,36 @@ export function createApiKeys(options: {
       return { apiKey: toApiKeyRecord(row), secret };
     },
 
+    async register(input) {
+      const existing = async (): Promise<ApiKeyRecord | undefined> => {
+        const row = await store.transaction((tx) =>
+          tx.findApiKeyByHash(sha256Digest(input.secret)),
+        );
+        if (!row) return undefined;
+        if (
+          row.account !== input.account ||
+          row.environment !== input.environment ||
+          row.revoked_at !== null
+        ) {
+          throw new EngineError(
+            'invalid_api_key_request',
+            `This key is registered ${row.revoked_at !== null ? 'and revoked' : 'to another account or environment'}; use another key.`,
+          );
+        }
+        return toApiKeyRecord(row);
+      };
+      const found = await existing();
+      if (found) return { apiKey: found, created: false };
+      try {
+        return { apiKey: (await keys.create(input)).apiKey, created: true };
+      } catch (error) {
+        // Another host registered it between our lookup and our insert.
+        const raced = await existing();
+        if (raced) return { apiKey: raced, created: false };
+        throw error;
+      }
+    },
+
     async list(account, listOptions = {}) {
       assertAccountId(account);
       const rows = await store.transaction((tx) => tx.listApiKeys(account));
@@ -187,4 +226,5 @@ export function createApiKeys(options: {
       return { account: row.account, environment: row.environment, keyId: row.id };
     },
   };
+  return keys;
 }

@@ -2,7 +2,7 @@ import type { CompiledScenario, StepResult } from '@programrun/dsl';
 import type { JsonObject } from '@programrun/evidence';
 import { buildRecords, type PendingFact } from '../lifecycle/build-records.js';
 import type { LifecycleRecord } from '../lifecycle/lifecycle-record.js';
-import type { Scope, StoredRun, StoreTransactionV1 } from '../store/store-v1.js';
+import type { Scope, StoredRun, StoreTransactionV1, TimerRow } from '../store/store-v1.js';
 import { planTimers } from '../timers/timer-plan.js';
 import { appendLifecycle, type Outbox } from '../webhooks/outbox.js';
 import type { SandboxOptions } from '../timers/sandbox-partners.js';
@@ -33,6 +33,8 @@ export interface CommitStepInput {
   readonly leadingFacts?: readonly PendingFact[];
   /** The timer whose firing caused this step. */
   readonly firedTimerId?: string;
+  /** The run's pending timers when the caller already read them in this transaction. */
+  readonly pendingTimers?: readonly TimerRow[];
   readonly sandbox: SandboxOptions;
   /** Where the records' webhook events go, in the same transaction. */
   readonly outbox: Outbox;
@@ -86,7 +88,7 @@ export async function commitStep(
   const awaiting = result.state.awaiting;
   const matchesAwaiting = (timer: { step: string; attempt: number }): boolean =>
     awaiting !== null && timer.step === awaiting.step && timer.attempt === awaiting.attempt;
-  const existing = previous ? await tx.pendingTimers(runId) : [];
+  const existing = input.pendingTimers ?? (previous ? await tx.pendingTimers(runId) : []);
   const stale = existing.filter(
     (timer) => timer.id !== input.firedTimerId && !matchesAwaiting(timer),
   );

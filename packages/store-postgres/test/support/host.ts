@@ -16,7 +16,6 @@ import {
   createWebhookDispatcher,
   isStoreError,
   startScheduler,
-  type Engine,
 } from '@programrun/engine';
 import { createHandler } from '@programrun/http';
 import { createNodeListener } from '@programrun/http/node';
@@ -45,17 +44,6 @@ const responseDelayMs = Number(environment.PROGRAMRUN_RESPONSE_DELAY_MS ?? 300);
 // within seconds; 0 lets concurrent duplicates all reach the engine (the store alone decides).
 const idempotencyLockMs = Number(environment.PROGRAMRUN_IDEMPOTENCY_LOCK_MS ?? 2_000);
 
-/** Registers the test key unless a previous life of this host (or the other host) did. */
-async function ensureApiKey(engine: Engine, secret: string): Promise<void> {
-  if (await engine.apiKeys.authenticate(secret)) return;
-  try {
-    await engine.apiKeys.create({ account, environment: 'test', secret, description: 'host' });
-  } catch (error) {
-    // Another host registered it between our lookup and our insert.
-    if (!(await engine.apiKeys.authenticate(secret))) throw error;
-  }
-}
-
 const scenarioDirectory = fileURLToPath(new URL('../../../../scenarios/', import.meta.url));
 const [opened, loaded] = await Promise.all([
   openHostStore(environment).catch(fail),
@@ -70,7 +58,10 @@ const engine = createEngine({
   webhooks: { allowLoopback: true },
   timerLeaseMs: TIMER_LEASE_MS,
 });
-await ensureApiKey(engine, key).catch(fail);
+// Registered unless a previous life of this host (or the other host) did.
+await engine.apiKeys
+  .register({ account, environment: 'test', secret: key, description: 'host' })
+  .catch(fail);
 
 const logError = (label: string) => (error: unknown) => {
   // A store closing under a tick during shutdown is expected; anything else is worth seeing.

@@ -28,7 +28,6 @@ export async function createTestPostgresStore(
   });
   return {
     ...store,
-    transaction: (work) => store.transaction(work),
     async close() {
       await store.close();
       await dropSchema(schema);
