@@ -32,7 +32,7 @@ const CREATE_WRITES: readonly (keyof StoreTransactionV1)[] = [
 
 /** What one HTTP create did to the store, and the rows it wrote. */
 export interface CapturedCreate {
-  /** Every transaction of one request with its calls, in order. */
+  /** Every transaction of one request on a warm host with its calls, in order. */
   readonly sequence: readonly (readonly RecordedCall[])[];
   /** The raw transaction: idempotency lookup, the create's writes, the idempotency record. */
   readonly calls: readonly RecordedCall[];
@@ -60,6 +60,15 @@ export async function captureCreate(compiled: CompiledScenario): Promise<Capture
   const engine = createEngine({ store: recording.store, scenarios: [compiled] });
   await engine.apiKeys.create({ account: 'acct_bench', environment: 'test', secret: BENCH_KEY });
   const handler = createHandler({ engine, rateLimit: false });
+  // A first request warms what a busy host keeps warm (the key's authentication is cached).
+  const warmUp = await handler.handle(
+    new Request('http://localhost/v1/program-runs', {
+      method: 'POST',
+      headers: createRunHeaders(crypto.randomUUID()),
+      body: createBody(compiled),
+    }),
+  );
+  if (warmUp.status !== 201) throw new Error(`capture: warm-up answered ${warmUp.status}`);
   recording.transactions.length = 0;
   const response = await handler.handle(
     new Request('http://localhost/v1/program-runs', {

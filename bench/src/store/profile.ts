@@ -6,7 +6,6 @@ import { BENCH_KEY, createRunHeaders } from '../servers/bench-key.js';
 import { countingDatabase, type SqlCounts } from './counting-database.js';
 import { createBody, type CapturedCreate } from './create-template.js';
 import { freshCopies, replay } from './fresh-copies.js';
-import type { RecordedCall } from './recording-store.js';
 import { recordingStore } from './recording-store.js';
 
 /** What one create costs on one path, averaged over sequential creates. */
@@ -22,28 +21,18 @@ export interface PathCost {
 
 /** Where the time of one HTTP create goes, against raw transactions. */
 export interface CreateProfile {
-  /** HTTP create, its transactions replayed raw, folded into one, the raw transaction. */
+  /** HTTP create, its transactions replayed raw, the raw transaction. */
   readonly paths: readonly PathCost[];
   /** Mean time of each transaction of an HTTP create, named by its operations. */
   readonly transactions: readonly { readonly operations: string; readonly milliseconds: number }[];
 }
 
 /**
- * The HTTP create's operations as one transaction, minus what a folded create would not
- * need: the API key lookup (cacheable) and the in-flight Idempotency-Key claim.
- */
-function folded(sequence: readonly (readonly RecordedCall[])[]): RecordedCall[] {
-  const calls = sequence.flat().filter((call) => call.method !== 'findApiKeyByHash');
-  const claim = calls.findIndex((call) => call.method === 'putIdempotencyRecord');
-  return calls.filter((_, index) => index !== claim);
-}
-
-/**
  * Creates runs one at a time in this process over a migrated `database` (no sockets),
- * rotating over four paths: `handler.handle` (key lookup, Idempotency-Key claim, create,
- * completion); the same four transactions replayed raw; those operations folded into one
- * transaction; and the raw transaction of section 1. Counts statements per path and times
- * each transaction of the HTTP path.
+ * rotating over three paths: `handler.handle` (on a warm host: the key check, the create
+ * and the stored answer in one transaction); the same transactions replayed raw; and the
+ * raw transaction of section 1. Counts statements per path and times each transaction of
+ * the HTTP path.
  *
  * @example
  * ```ts
@@ -67,7 +56,6 @@ export async function profileCreates(
   const handler = createHandler({ engine, rateLimit: false });
   const body = createBody(compiled);
   const nextSequence = freshCopies(captured, captured.sequence);
-  const nextFolded = freshCopies(captured, folded(captured.sequence));
   const nextRaw = freshCopies(captured, captured.calls);
   const paths: [string, () => Promise<unknown>][] = [
     [
@@ -85,14 +73,10 @@ export async function profileCreates(
       },
     ],
     [
-      'its 4 transactions replayed raw',
+      `its ${captured.sequence.length} transaction${captured.sequence.length === 1 ? '' : 's'} replayed raw`,
       async () => {
         for (const calls of nextSequence()) await store.transaction((tx) => replay(tx, calls));
       },
-    ],
-    [
-      'folded: 1 transaction, no key lookup, no in-flight claim',
-      () => store.transaction((tx) => replay(tx, nextFolded())),
     ],
     ['raw transaction (section 1)', () => store.transaction((tx) => replay(tx, nextRaw()))],
   ];

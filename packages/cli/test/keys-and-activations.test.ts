@@ -53,8 +53,9 @@ describe('programrun keys', () => {
     expect(listed.out).not.toContain(secret.slice(8, 40));
     expect(listed.out).toContain('active');
 
-    // The key works against an engine on the same store, until revoked.
-    const engine = createEngine({ store, scenarios: [] });
+    // The key works against an engine on the same store, until revoked (this engine reads
+    // the store on every request: a caching one would refuse it within apiKeyCacheMs).
+    const engine = createEngine({ store, scenarios: [], apiKeyCacheMs: 0 });
     const keyId = (await engine.apiKeys.authenticate(secret))!.keyId;
     const revoked = await cli(['keys', 'revoke', '--account', 'acct_demo', keyId], openStore);
     expect(revoked.code).toBe(0);

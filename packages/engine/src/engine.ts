@@ -105,6 +105,29 @@ export interface Engine {
   /** Webhook endpoints, the event list, redelivery, and the outbox a dispatcher drains. */
   readonly webhooks: Webhooks;
   createRun(scope: Scope, request: CreateRunRequest): Promise<CreateRunResult>;
+  /**
+   * Creates a run inside work of your own, in one store transaction: what `work` writes
+   * with `tx` (an HTTP idempotency answer, an outbox row of yours) commits with the run or
+   * not at all. `work` calls `create` at most once, or not at all to answer without
+   * creating. The whole of `work` is retried on a concurrent update, so keep it free of
+   * side effects outside `tx`.
+   *
+   * @example
+   * ```ts
+   * const status = await engine.createRunWithin(scope, async (tx, create) => {
+   *   const { run, created } = await create({ scenario_id: 'wallet-delivery@v1', inputs, idempotency_key: key });
+   *   await tx.putIdempotencyRecord(recordFor(run));
+   *   return created ? 201 : 200;
+   * });
+   * ```
+   */
+  createRunWithin<T>(
+    scope: Scope,
+    work: (
+      tx: StoreTransactionV1,
+      create: (request: CreateRunRequest) => Promise<CreateRunResult>,
+    ) => Promise<T>,
+  ): Promise<T>;
   getRun(scope: Scope, id: string): Promise<RunRecord>;
   listRuns(scope: Scope, query?: Partial<RunQuery>): Promise<Page<RunRecord>>;
   listEvents(
@@ -172,7 +195,12 @@ export function createEngine(options: EngineOptions): Engine {
   const sandbox = options.sandbox ?? {};
   const maxRetries = options.maxConflictRetries ?? 8;
   const timerLeaseMs = options.timerLeaseMs ?? 60_000;
-  const apiKeys = createApiKeys({ store, clock: liveClock, ids });
+  const apiKeys = createApiKeys({
+    store,
+    clock: liveClock,
+    ids,
+    ...(options.apiKeyCacheMs === undefined ? {} : { cacheMs: options.apiKeyCacheMs }),
+  });
   const { webhooks, outbox } = createWebhooks({
     store,
     clocks,
@@ -506,6 +534,123 @@ export function createEngine(options: EngineOptions): Engine {
     );
   }
 
+  /** Checks a creation request: its scenario exists, its inputs are valid, its track may run. */
+  function prepareCreation(scope: Scope, request: CreateRunRequest) {
+    if (typeof request.scenario_id !== 'string') {
+      throw new EngineError(
+        'invalid_inputs',
+        'scenario_id must be a string such as wallet-delivery@v1.',
+        [{ pointer: '/scenario_id', code: 'invalid_value', message: 'must be a string' }],
+      );
+    }
+    const compiled = catalogue.get(request.scenario_id);
+    const { inputs, digest: inputsDigest } = validateInputs(compiled, request.inputs);
+    if (
+      scope.environment === 'live' &&
+      compiled.definition.asset_track === 'production_placeholder'
+    ) {
+      throw new EngineError(
+        'track_not_available',
+        `${compiled.id} is on the production_placeholder track: it runs simulated with test keys and cannot run live.`,
+        [
+          {
+            pointer: '/scenario_id',
+            code: 'track_not_available',
+            message: 'is on the production_placeholder track, which runs only with test keys',
+          },
+        ],
+      );
+    }
+    return { compiled, inputs, inputsDigest };
+  }
+
+  /** Creates the run (or finds the one its idempotency key already made) inside `tx`. */
+  async function createInTransaction(
+    tx: StoreTransactionV1,
+    scope: Scope,
+    request: CreateRunRequest,
+    prepared: ReturnType<typeof prepareCreation>,
+  ): Promise<CreateRunResult> {
+    const { compiled, inputs, inputsDigest } = prepared;
+    const idempotencyKey = request.idempotency_key ?? null;
+    if (idempotencyKey !== null) {
+      const existing = await tx.findRunByIdempotencyKey(scope, idempotencyKey);
+      if (existing) {
+        assertSameCreation(existing.record, compiled.id, inputsDigest, request);
+        return { run: await withExportability(tx, scope, existing.record), created: false };
+      }
+    }
+    const runId = ids.run();
+    const now = await clocks.now(tx, scope);
+    const sessionId = request.session_id ?? null;
+    const sourcePath = request.source_path ?? null;
+    const creation = { idempotencyKey, sessionId, sourcePath, inputs };
+    const createdFact = {
+      type: 'created',
+      stage: null,
+      step: null,
+      data: {
+        scenario_id: compiled.id,
+        scenario_digest: compiled.digest,
+        environment: scope.environment,
+        asset_track: compiled.definition.asset_track,
+        inputs_digest: inputsDigest,
+        session_id: sessionId,
+        source_path: sourcePath,
+      },
+    };
+    let activation: ActivationPosture | undefined;
+    if (needsActivation(compiled, scope.environment)) {
+      activation = activationPosture(
+        await tx.getIssuerActivation(scope.account, compiled.definition.scenario),
+      );
+      if (activation.status === 'pending') {
+        // No activation yet: record the run, but hold it in intake (no step runs).
+        const held = suspendedRun({
+          compiled,
+          scope,
+          runId,
+          at: now.toISOString(),
+          creation,
+          createdFact,
+        });
+        await tx.insertRun(held.run);
+        await appendLifecycle(tx, scope, eventRun(runId, compiled), held.records, outbox);
+        return { run: await withExportability(tx, scope, held.run.record), created: true };
+      }
+    }
+    const { run } = await commitStep({
+      tx,
+      compiled,
+      scope,
+      runId,
+      now,
+      result: compiled.start({ environment: scope.environment, inputs }),
+      previous: null,
+      sandbox,
+      outbox,
+      creation,
+      leadingFacts: [createdFact],
+      ...(activation ? { activation } : {}),
+    });
+    return { run: await withExportability(tx, scope, run.record), created: true };
+  }
+
+  /**
+   * Runs one creation transaction, retried whole on a version conflict; once more when
+   * another host inserted a run with the same key between our lookup and our insert
+   * (the retry finds it and answers with it, so one key always maps to one run).
+   */
+  async function creationTransaction<T>(work: (tx: StoreTransactionV1) => Promise<T>): Promise<T> {
+    const attempt = () => withConflictRetry(() => store.transaction(work));
+    try {
+      return await attempt();
+    } catch (error) {
+      if (isStoreError(error, 'duplicate_key')) return attempt();
+      throw error;
+    }
+  }
+
   const engine: Engine = {
     scenarios: catalogue,
     store,
@@ -513,106 +658,16 @@ export function createEngine(options: EngineOptions): Engine {
     webhooks,
 
     async createRun(scope, request) {
-      if (typeof request.scenario_id !== 'string') {
-        throw new EngineError(
-          'invalid_inputs',
-          'scenario_id must be a string such as wallet-delivery@v1.',
-          [{ pointer: '/scenario_id', code: 'invalid_value', message: 'must be a string' }],
-        );
-      }
-      const compiled = catalogue.get(request.scenario_id);
-      const { inputs, digest: inputsDigest } = validateInputs(compiled, request.inputs);
-      if (
-        scope.environment === 'live' &&
-        compiled.definition.asset_track === 'production_placeholder'
-      ) {
-        throw new EngineError(
-          'track_not_available',
-          `${compiled.id} is on the production_placeholder track: it runs simulated with test keys and cannot run live.`,
-          [
-            {
-              pointer: '/scenario_id',
-              code: 'track_not_available',
-              message: 'is on the production_placeholder track, which runs only with test keys',
-            },
-          ],
-        );
-      }
-      const idempotencyKey = request.idempotency_key ?? null;
-      const create = () =>
-        withConflictRetry(() =>
-          store.transaction(async (tx) => {
-            if (idempotencyKey !== null) {
-              const existing = await tx.findRunByIdempotencyKey(scope, idempotencyKey);
-              if (existing) {
-                assertSameCreation(existing.record, compiled.id, inputsDigest, request);
-                return { run: await withExportability(tx, scope, existing.record), created: false };
-              }
-            }
-            const runId = ids.run();
-            const now = await clocks.now(tx, scope);
-            const sessionId = request.session_id ?? null;
-            const sourcePath = request.source_path ?? null;
-            const creation = { idempotencyKey, sessionId, sourcePath, inputs };
-            const createdFact = {
-              type: 'created',
-              stage: null,
-              step: null,
-              data: {
-                scenario_id: compiled.id,
-                scenario_digest: compiled.digest,
-                environment: scope.environment,
-                asset_track: compiled.definition.asset_track,
-                inputs_digest: inputsDigest,
-                session_id: sessionId,
-                source_path: sourcePath,
-              },
-            };
-            let activation: ActivationPosture | undefined;
-            if (needsActivation(compiled, scope.environment)) {
-              activation = activationPosture(
-                await tx.getIssuerActivation(scope.account, compiled.definition.scenario),
-              );
-              if (activation.status === 'pending') {
-                // No activation yet: record the run, but hold it in intake (no step runs).
-                const held = suspendedRun({
-                  compiled,
-                  scope,
-                  runId,
-                  at: now.toISOString(),
-                  creation,
-                  createdFact,
-                });
-                await tx.insertRun(held.run);
-                await appendLifecycle(tx, scope, eventRun(runId, compiled), held.records, outbox);
-                return { run: await withExportability(tx, scope, held.run.record), created: true };
-              }
-            }
-            const { run } = await commitStep({
-              tx,
-              compiled,
-              scope,
-              runId,
-              now,
-              result: compiled.start({ environment: scope.environment, inputs }),
-              previous: null,
-              sandbox,
-              outbox,
-              creation,
-              leadingFacts: [createdFact],
-              ...(activation ? { activation } : {}),
-            });
-            return { run: await withExportability(tx, scope, run.record), created: true };
-          }),
-        );
-      try {
-        return await create();
-      } catch (error) {
-        // Another host inserted a run with this key between our lookup and our insert:
-        // the retry finds it and answers with it, so one key always maps to one run.
-        if (idempotencyKey !== null && isStoreError(error, 'duplicate_key')) return create();
-        throw error;
-      }
+      const prepared = prepareCreation(scope, request);
+      return creationTransaction((tx) => createInTransaction(tx, scope, request, prepared));
+    },
+
+    async createRunWithin(scope, work) {
+      return creationTransaction((tx) =>
+        work(tx, (request) =>
+          createInTransaction(tx, scope, request, prepareCreation(scope, request)),
+        ),
+      );
     },
 
     async getRun(scope, id) {

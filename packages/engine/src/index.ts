@@ -14,7 +14,7 @@ export {
   API_KEY_LENGTH,
 } from './keys/api-key-format.js';
 export type { ParsedApiKey } from './keys/api-key-format.js';
-export { toApiKeyRecord } from './keys/api-keys.js';
+export { createApiKeys, DEFAULT_AUTHENTICATION_CACHE_MS, toApiKeyRecord } from './keys/api-keys.js';
 export type { ApiKeys, ApiKeyRecord, ApiKeyPrincipal, CreateApiKeyInput } from './keys/api-keys.js';
 export { constantTimeEqual } from './keys/constant-time.js';
 export { assertAccountId } from './account-id.js';

@@ -4,6 +4,7 @@ import { sha256Digest } from '@programrun/evidence';
 import {
   API_KEY_LENGTH,
   apiKeyChecksum,
+  createApiKeys,
   createEngine,
   createMemoryStore,
   createVirtualClock,
@@ -11,6 +12,7 @@ import {
   generateApiKey,
   parseApiKey,
   seededIds,
+  systemClock,
   type Engine,
   type StoreV1,
 } from '../src/index.js';
@@ -213,5 +215,117 @@ describe('engine.apiKeys', () => {
     expect(
       (await engine.apiKeys.list('acct_demo', { environment: 'live' })).map((key) => key.id),
     ).toEqual([second.apiKey.id]);
+  });
+});
+
+describe('authentication cache', () => {
+  /** A memory store that counts key lookups, and API keys over it on a hand-moved clock. */
+  function countedKeys(cacheMs: number) {
+    const inner = createMemoryStore();
+    let lookups = 0;
+    const store: StoreV1 = {
+      ...inner,
+      transaction: (work) =>
+        inner.transaction((tx) =>
+          work(
+            new Proxy(tx, {
+              get(target, property) {
+                if (property === 'findApiKeyByHash') lookups += 1;
+                const value = Reflect.get(target, property) as unknown;
+                return typeof value === 'function' ? (value.bind(target) as unknown) : value;
+              },
+            }),
+          ),
+        ),
+    };
+    let now = 0;
+    const options = { store, clock: systemClock, ids: seededIds('cache'), cacheMs };
+    return {
+      keys: createApiKeys({ ...options, monotonicNow: () => now }),
+      otherHost: createApiKeys({ ...options, monotonicNow: () => now }),
+      lookups: () => lookups,
+      advance: (ms: number) => (now += ms),
+    };
+  }
+
+  it('reuses a successful authentication for cacheMs without reading the store', async () => {
+    const { keys, lookups, advance } = countedKeys(5_000);
+    const { secret } = await keys.create({ account: 'acct_demo', environment: 'test' });
+    const first = await keys.authenticate(secret);
+    expect(lookups()).toBe(1);
+    advance(4_999);
+    expect(await keys.authenticate(secret)).toEqual(first);
+    expect(lookups()).toBe(1);
+    advance(1);
+    expect(await keys.authenticate(secret)).toEqual(first);
+    expect(lookups()).toBe(2);
+  });
+
+  it('never caches a refusal: an unknown key reads the store every time', async () => {
+    const { keys, lookups } = countedKeys(5_000);
+    const unknown = generateApiKey('test');
+    expect(await keys.authenticate(unknown)).toBeNull();
+    expect(await keys.authenticate(unknown)).toBeNull();
+    expect(lookups()).toBe(2);
+  });
+
+  it('refuses a key revoked on this host at once; another host within cacheMs', async () => {
+    const { keys, otherHost, advance } = countedKeys(5_000);
+    const { apiKey, secret } = await keys.create({ account: 'acct_demo', environment: 'test' });
+    await keys.authenticate(secret);
+    await otherHost.authenticate(secret);
+    await keys.revoke('acct_demo', apiKey.id);
+    expect(await keys.authenticate(secret)).toBeNull();
+    // The other host still holds its cached answer until the time is up.
+    expect(await otherHost.authenticate(secret)).not.toBeNull();
+    advance(5_000);
+    expect(await otherHost.authenticate(secret)).toBeNull();
+  });
+
+  it('with cacheMs 0 reads the store on every request', async () => {
+    const { keys, otherHost, lookups } = countedKeys(0);
+    const { apiKey, secret } = await keys.create({ account: 'acct_demo', environment: 'test' });
+    await otherHost.authenticate(secret);
+    await keys.revoke('acct_demo', apiKey.id);
+    expect(await otherHost.authenticate(secret)).toBeNull();
+    expect(lookups()).toBe(2);
+  });
+
+  it('property: any sequence of authentications and revocations answers like the store would after cacheMs', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.oneof(
+            fc.record({ kind: fc.constant('auth' as const), key: fc.nat(2) }),
+            fc.record({ kind: fc.constant('revoke' as const), key: fc.nat(2) }),
+            fc.record({
+              kind: fc.constant('wait' as const),
+              ms: fc.integer({ min: 0, max: 3_000 }),
+            }),
+          ),
+          { maxLength: 30 },
+        ),
+        async (steps) => {
+          const { keys, advance } = countedKeys(2_000);
+          const created: { apiKey: { id: string }; secret: string }[] = [];
+          for (let index = 0; index < 3; index += 1) {
+            created.push(await keys.create({ account: 'acct_demo', environment: 'test' }));
+          }
+          for (const step of steps) {
+            if (step.kind === 'wait') advance(step.ms);
+            else if (step.kind === 'revoke')
+              await keys.revoke('acct_demo', created[step.key]!.apiKey.id);
+            else {
+              // One host: its own revocations always win over its cache.
+              const principal = await keys.authenticate(created[step.key]!.secret);
+              const listed = await keys.list('acct_demo');
+              const active = listed.find((key) => key.id === created[step.key]!.apiKey.id)!.status;
+              expect(principal !== null).toBe(active === 'active');
+            }
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });

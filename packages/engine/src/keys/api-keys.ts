@@ -7,6 +7,7 @@ import { isStoreError } from '../store/store-error.js';
 import type { ApiKeyRow, StoreV1 } from '../store/store-v1.js';
 import { assertAccountId } from '../account-id.js';
 import { generateApiKey, parseApiKey } from './api-key-format.js';
+import { createAuthenticationCache } from './authentication-cache.js';
 import { constantTimeEqual } from './constant-time.js';
 
 /** An API key as lists show it: never the secret, only its prefix and last four characters. */
@@ -70,6 +71,12 @@ export interface ApiKeys {
   authenticate(secret: string): Promise<ApiKeyPrincipal | null>;
 }
 
+/**
+ * How long a host reuses a successful authentication (5 s): revoking on this host takes
+ * effect at once; other hosts on the same PostgreSQL refuse the key within this time.
+ */
+export const DEFAULT_AUTHENTICATION_CACHE_MS = 5_000;
+
 const redact = (environment: RunEnvironment, last4: string): string =>
   `pr_${environment}_…${last4}`;
 
@@ -127,8 +134,17 @@ export function createApiKeys(options: {
   readonly store: StoreV1;
   readonly clock: Clock;
   readonly ids: IdGenerator;
+  /** How long a successful authentication is reused without a store read. @default 5000 */
+  readonly cacheMs?: number;
+  /** Monotonic milliseconds for the cache. @default performance.now */
+  readonly monotonicNow?: () => number;
 }): ApiKeys {
   const { store, clock, ids } = options;
+  const cache = createAuthenticationCache({
+    ttlMs: options.cacheMs ?? DEFAULT_AUTHENTICATION_CACHE_MS,
+    maxEntries: 10_000,
+    now: options.monotonicNow ?? (() => performance.now()),
+  });
   const keys: ApiKeys = {
     async create(input) {
       assertAccountId(input.account);
@@ -205,7 +221,7 @@ export function createApiKeys(options: {
 
     async revoke(account, id) {
       assertAccountId(account);
-      return store.transaction(async (tx) => {
+      const record = await store.transaction(async (tx) => {
         const row = await tx.getApiKey(account, id);
         if (!row)
           throw new EngineError('api_key_not_found', `No API key ${id} in account ${account}.`);
@@ -214,16 +230,23 @@ export function createApiKeys(options: {
         await tx.updateApiKey(revoked);
         return toApiKeyRecord(revoked);
       });
+      // After the commit, so a request between the two cannot put the key back.
+      cache.forgetKey(id);
+      return record;
     },
 
     async authenticate(secret) {
       if (typeof secret !== 'string' || !parseApiKey(secret)) return null;
       const presented = sha256Digest(secret);
+      const cached = cache.get(presented);
+      if (cached) return cached;
       const row = await store.transaction((tx) => tx.findApiKeyByHash(presented));
       if (!row || !constantTimeEqual(row.secret_hash, presented) || row.revoked_at !== null) {
         return null;
       }
-      return { account: row.account, environment: row.environment, keyId: row.id };
+      const principal = { account: row.account, environment: row.environment, keyId: row.id };
+      cache.set(presented, principal);
+      return principal;
     },
   };
   return keys;

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '@programrun/engine';
 import { HttpError } from '../errors/http-error.js';
 import { jsonResponse } from '../json-response.js';
-import { withIdempotency, type IdempotencyPolicy, type IdempotentRequest } from './idempotency.js';
+import {
+  answerIdempotentlyWithin,
+  withIdempotency,
+  type IdempotencyPolicy,
+  type IdempotentRequest,
+} from './idempotency.js';
 
 function setup() {
   let now = new Date('2026-01-01T00:00:00.000Z');
@@ -149,5 +154,84 @@ describe('withIdempotency', () => {
       Promise.resolve(jsonResponse(201, { second: true })),
     );
     expect(await fresh.text()).toBe('{"second":true}');
+  });
+});
+
+describe('answerIdempotentlyWithin', () => {
+  const within = (
+    { store, ...request }: IdempotentRequest,
+    policy: IdempotencyPolicy,
+    work: () => Promise<Response>,
+  ) => store.transaction((tx) => answerIdempotentlyWithin(tx, request, policy, work));
+
+  it('stores the answer in the same transaction and replays it byte for byte', async () => {
+    const { policy, request } = setup();
+    let executions = 0;
+    const work = () => {
+      executions += 1;
+      return Promise.resolve(jsonResponse(201, { id: 'prun_1' }));
+    };
+    const first = await within(request, policy, work);
+    expect(first.status).toBe(201);
+    const replay = await within({ ...request, requestId: 'req_retry' }, policy, work);
+    expect(executions).toBe(1);
+    expect(replay.status).toBe(201);
+    expect(await replay.text()).toBe('{"id":"prun_1"}');
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.headers.get('original-request-id')).toBe('req_first');
+  });
+
+  it('stores nothing when the work throws, so the whole transaction can be retried', async () => {
+    const { policy, request } = setup();
+    expect(
+      await codeOf(
+        within(request, policy, () => Promise.reject(new HttpError('malformed_json', 'bad'))),
+      ),
+    ).toBe('malformed_json');
+    const scope = request.scope;
+    expect(
+      await request.store.transaction((tx) => tx.getIdempotencyRecord(scope, request.key)),
+    ).toBeUndefined();
+    const success = await within(request, policy, () =>
+      Promise.resolve(jsonResponse(201, { ok: true })),
+    );
+    expect(success.status).toBe(201);
+  });
+
+  it('does not store answers that decided nothing (422, 5xx, concurrent_update)', async () => {
+    const { policy, request } = setup();
+    for (const [status, body] of [
+      [422, { code: 'invalid_inputs' }],
+      [503, { code: 'store_unavailable' }],
+      [409, { code: 'concurrent_update' }],
+    ] as const) {
+      const answer = await within(request, policy, () =>
+        Promise.resolve(jsonResponse(status, body)),
+      );
+      expect(answer.status).toBe(status);
+      expect(
+        await request.store.transaction((tx) =>
+          tx.getIdempotencyRecord(request.scope, request.key),
+        ),
+      ).toBeUndefined();
+    }
+  });
+
+  it('refuses the key for another request and while an in-flight claim holds it', async () => {
+    const { policy, request } = setup();
+    await within(request, policy, () => Promise.resolve(jsonResponse(201, {})));
+    expect(
+      await codeOf(
+        within({ ...request, body: { other: true } }, policy, () =>
+          Promise.resolve(jsonResponse(201, {})),
+        ),
+      ),
+    ).toBe('idempotency_key_reused');
+    const other = { ...request, key: 'key-2' };
+    void withIdempotency(other, policy, () => new Promise<Response>(() => undefined));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(await codeOf(within(other, policy, () => Promise.resolve(jsonResponse(201, {}))))).toBe(
+      'idempotency_key_in_use',
+    );
   });
 });

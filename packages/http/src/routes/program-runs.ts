@@ -6,7 +6,7 @@ import { createRunBodySchema, parseBody } from '../request-schemas.js';
 import type { Route, RouteContext } from '../router.js';
 import { answerErrors } from './answer-errors.js';
 import { invalidQuery, pageLimit } from './list-query.js';
-import { idempotentRoute } from './idempotent.js';
+import { answerIdempotentlyWithin, idempotencyKeyOf } from '../idempotency/idempotency.js';
 
 const RUN_STATUSES = new Set([
   'pending',
@@ -80,19 +80,30 @@ function listQuery(url: URL) {
   };
 }
 
+/**
+ * `POST /v1/program-runs`: the Idempotency-Key check, the creation and the stored answer
+ * share one store transaction, so an acknowledged run always has its replayable answer.
+ */
 async function createRun(context: RouteContext): Promise<Response> {
   const { request, principal, engine } = context;
   const body = await readJsonBody(request, { maxBytes: context.maxBodyBytes });
-  return idempotentRoute(context, body, { required: true }, () =>
-    answerErrors(context, async () => {
-      const parsed = parseBody(createRunBodySchema, body);
-      const key = request.headers.get('idempotency-key');
-      const { run, created } = await engine.createRun(principal, {
-        ...parsed,
-        idempotency_key: key,
-      });
-      return jsonResponse(created ? 201 : 200, run);
-    }),
+  const key = idempotencyKeyOf(request, { required: true })!;
+  const idempotent = {
+    scope: principal,
+    key,
+    method: request.method,
+    path: context.url.pathname,
+    body,
+    requestId: context.requestId,
+  };
+  return answerErrors(context, () =>
+    engine.createRunWithin(principal, (tx, create) =>
+      answerIdempotentlyWithin(tx, idempotent, context.idempotency, async () => {
+        const parsed = parseBody(createRunBodySchema, body);
+        const { run, created } = await create({ ...parsed, idempotency_key: key });
+        return jsonResponse(created ? 201 : 200, run);
+      }),
+    ),
   );
 }
 

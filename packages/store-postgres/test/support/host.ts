@@ -40,8 +40,8 @@ const account = environment.PROGRAMRUN_TEST_ACCOUNT ?? 'acct_durability';
 if (!key) fail('PROGRAMRUN_TEST_KEY is required');
 const port = Number(environment.PORT ?? 0);
 const responseDelayMs = Number(environment.PROGRAMRUN_RESPONSE_DELAY_MS ?? 300);
-// How long a request holds its Idempotency-Key: short, so retries after a crash take over
-// within seconds; 0 lets concurrent duplicates all reach the engine (the store alone decides).
+// How long a signal request holds its Idempotency-Key: short, so retries after a crash take
+// over within seconds (creations hold the key's lock only inside their transaction).
 const idempotencyLockMs = Number(environment.PROGRAMRUN_IDEMPOTENCY_LOCK_MS ?? 2_000);
 
 const scenarioDirectory = fileURLToPath(new URL('../../../../scenarios/', import.meta.url));
