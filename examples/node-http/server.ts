@@ -19,8 +19,7 @@ import {
 } from '@programrun/evidence';
 import { createHandler } from '@programrun/http';
 import { createNodeListener } from '@programrun/http/node';
-import { openStoreFromEnvironment } from '@programrun/store-postgres';
-import { keptSecret } from './dev-secrets.js';
+import { keptSecret, openStoreFromEnvironment } from '@programrun/store-postgres';
 
 function fail(reason: string): never {
   console.error(`programrun: ${reason}`);

@@ -1,19 +1,38 @@
 import { isProgramrunError } from '@programrun/evidence';
-import { activationsCommand } from './commands/activations.js';
-import { keysCommand } from './commands/keys.js';
+import { runCommand } from './command.js';
+import { activationsCommand, ACTIVATIONS_USAGE } from './commands/activations.js';
+import type { ProgressStream } from './check/progress.js';
+import { keysCommand, KEYS_USAGE } from './commands/keys.js';
+import type { ShutdownSignal } from './commands/serve.js';
 import { verifyCommand, EXIT, type Output } from './commands/verify.js';
 import { openStoreFromEnvironment, type StoreOpener } from './store/open-store.js';
 import { UsageError } from './usage-error.js';
 
 const USAGE = `usage: programrun <command> [options]
 
-commands:
+scenarios:
+  validate [<file|dir>…]                 check scenario files, compiler-style (default: scenarios/)
+      [--format text|json]
+  simulate <scenario.yaml>               run once on a virtual clock and print the timeline
+      [--inputs <file.json>] [--reject <step>]… [--fail <step>]… [--seed N] [--format text|json]
+  check [<file|dir>…]                    run the property suite (default: scenarios/)
+      [--runs N] [--seed N] [--path P] [--property <name>]… [--quiet] [--format text|json]
+  graph <scenario.yaml>                  the stage and step diagram
+      [--format mermaid|svg] [--out <file>]
+  new <name>                             scaffold <name>@v1.yaml and its property test
+      [--dir scenarios] [--family <family>]
+
+servers and evidence:
+  serve                                  the reference HTTP server, loopback only
+      [--port N] [--host <address>] [--scenarios <dir>]
   verify <bundle.json> --jwks <keys.json|url>        verify exported evidence offline
   keys create|list|revoke --account <id> …           API keys (pr_test_… / pr_live_…)
   activations activate|list|revoke --account <id> …  issuer activations of restricted scenarios
 
 keys and activations work on the store PROGRAMRUN_STORE names: memory (default), pglite
-(PROGRAMRUN_DATA_DIR, default .programrun/data) or postgres (DATABASE_URL).`;
+(PROGRAMRUN_DATA_DIR, default .programrun/data) or postgres (DATABASE_URL); serve defaults
+to pglite. \`programrun <command> --help\` prints a command's usage; docs/guides/cli.md
+describes every command. Exit codes: 0 done, 1 failed or refused, 2 usage problem.`;
 
 /** What the CLI reads from its surroundings; tests pass their own. */
 export interface CliContext {
@@ -21,6 +40,10 @@ export interface CliContext {
   readonly openStore?: StoreOpener;
   /** Environment variables. @default process.env */
   readonly environment?: Readonly<Record<string, string | undefined>>;
+  /** When `serve` stops. @default the first SIGINT or SIGTERM */
+  readonly shutdown?: ShutdownSignal;
+  /** Where `check` shows progress: a bar on a terminal, plain lines otherwise. @default process.stderr */
+  readonly progress?: ProgressStream;
 }
 
 /** Runs a store command: a usage problem exits 2, a refusal (e.g. unknown key) exits 1. */
@@ -63,7 +86,48 @@ export async function runCli(
   const environment = context.environment ?? process.env;
   const openStore = context.openStore ?? (() => openStoreFromEnvironment(environment));
   const [command, ...rest] = argv;
+  const help = rest.length === 1 && (rest[0] === '--help' || rest[0] === '-h');
+  if (help && (command === 'verify' || command === 'keys' || command === 'activations')) {
+    output.out(
+      command === 'verify'
+        ? 'usage: programrun verify <bundle.json> --jwks <keys.json|url>'
+        : command === 'keys'
+          ? KEYS_USAGE
+          : ACTIVATIONS_USAGE,
+    );
+    return EXIT.ok;
+  }
   switch (command) {
+    // Each command loads its libraries when it runs: `verify` needs no property tester.
+    case 'validate':
+      return runCommand(command, output, async () =>
+        (await import('./commands/validate.js')).validateCommand(rest, output),
+      );
+    case 'simulate':
+      return runCommand(command, output, async () =>
+        (await import('./commands/simulate.js')).simulateCommand(rest, output),
+      );
+    case 'graph':
+      return runCommand(command, output, async () =>
+        (await import('./commands/graph.js')).graphCommand(rest, output),
+      );
+    case 'check':
+      return runCommand(command, output, async () =>
+        (await import('./commands/check.js')).checkCommand(
+          rest,
+          output,
+          context.progress ?? process.stderr,
+        ),
+      );
+    case 'new':
+      return runCommand(command, output, async () =>
+        (await import('./commands/new.js')).newCommand(rest, output),
+      );
+    case 'serve':
+      return runCommand(command, output, async () => {
+        const { serveCommand, processShutdownSignal } = await import('./commands/serve.js');
+        return serveCommand(rest, output, environment, context.shutdown ?? processShutdownSignal);
+      });
     case 'verify':
       return verifyCommand(rest, output);
     case 'keys':
@@ -75,10 +139,11 @@ export async function runCli(
     case undefined:
     case '--help':
     case '-h':
+    case 'help':
       output.out(USAGE);
       return command === undefined ? EXIT.usage : EXIT.ok;
     default:
-      output.err(`programrun: unknown command "${command}"\n${USAGE}`);
+      output.err(`programrun: unknown command "${command}" (programrun --help lists them)`);
       return EXIT.usage;
   }
 }

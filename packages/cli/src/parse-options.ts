@@ -1,8 +1,13 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from './usage-error.js';
 
-/** Options a command accepts: each a string, or a boolean flag. */
-export type OptionSpec = Readonly<Record<string, { readonly type: 'string' | 'boolean' }>>;
+/** Options a command accepts: each a string, or a boolean flag; `multiple` ones may repeat. */
+export type OptionSpec = Readonly<
+  Record<string, { readonly type: 'string' | 'boolean'; readonly multiple?: boolean }>
+>;
+
+/** Parsed option values: a repeatable option is a list. */
+export type OptionValues = Record<string, string | boolean | string[] | undefined>;
 
 /**
  * Parses `argv` with node's `parseArgs`, turning its errors into one-line usage errors.
@@ -16,11 +21,11 @@ export type OptionSpec = Readonly<Record<string, { readonly type: 'string' | 'bo
 export function parseOptions(
   argv: readonly string[],
   options: OptionSpec,
-): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+): { values: OptionValues; positionals: string[] } {
   try {
     const parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
     return {
-      values: parsed.values,
+      values: parsed.values as OptionValues,
       positionals: parsed.positionals,
     };
   } catch (error) {
@@ -36,11 +41,76 @@ export function parseOptions(
  * requireOption(values, 'account'); // throws UsageError "--account is required" when absent
  * ```
  */
-export function requireOption(
-  values: Record<string, string | boolean | undefined>,
-  name: string,
-): string {
+export function requireOption(values: OptionValues, name: string): string {
   const value = values[name];
   if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
   return value;
+}
+
+/**
+ * The value of an optional string option, or `fallback`.
+ *
+ * @example
+ * ```ts
+ * stringOption(values, 'dir', 'scenarios');
+ * ```
+ */
+export function stringOption(values: OptionValues, name: string, fallback: string): string;
+export function stringOption(values: OptionValues, name: string): string | undefined;
+export function stringOption(
+  values: OptionValues,
+  name: string,
+  fallback?: string,
+): string | undefined {
+  const value = values[name];
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} needs a value`);
+  return value;
+}
+
+/**
+ * The values of a repeatable string option (`--reject a --reject b`); empty when absent.
+ *
+ * @example
+ * ```ts
+ * listOption(values, 'reject'); // ['a', 'b']
+ * ```
+ */
+export function listOption(values: OptionValues, name: string): string[] {
+  const value = values[name];
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
+}
+
+/**
+ * A whole-number option within `[min, max]`, or `fallback` when absent.
+ *
+ * @example
+ * ```ts
+ * integerOption(values, 'port', { min: 0, max: 65535, fallback: 8787 });
+ * ```
+ */
+export function integerOption(
+  values: OptionValues,
+  name: string,
+  range: { readonly min: number; readonly max: number; readonly fallback: number },
+): number;
+export function integerOption(
+  values: OptionValues,
+  name: string,
+  range: { readonly min: number; readonly max: number },
+): number | undefined;
+export function integerOption(
+  values: OptionValues,
+  name: string,
+  range: { readonly min: number; readonly max: number; readonly fallback?: number },
+): number | undefined {
+  const value = values[name];
+  if (value === undefined) return range.fallback;
+  const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(number) || number < range.min || number > range.max)
+    throw new UsageError(
+      `--${name} must be a whole number from ${range.min} to ${range.max}, not "${String(value)}"`,
+    );
+  return number;
 }

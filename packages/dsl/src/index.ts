@@ -15,10 +15,32 @@ export type {
   StageDefinition,
   PolicyRule,
   ControlDefinition,
-  InvariantDefinition,
   Family,
   AssetTrack,
 } from './schema/scenario-schema.js';
+export {
+  invariantSchema,
+  precedenceInvariantSchema,
+  exclusionInvariantSchema,
+  responseInvariantSchema,
+  INVARIANT_KIND_FIELDS,
+  invariantKind,
+  invariantStepLists,
+  isPrecedenceInvariant,
+} from './schema/invariant-schema.js';
+export type {
+  InvariantDefinition,
+  InvariantKind,
+  PrecedenceInvariant,
+  ExclusionInvariant,
+  ResponseInvariant,
+} from './schema/invariant-schema.js';
+export { legSchema, LEG_DIRECTIONS } from './schema/leg-schema.js';
+export type { LegDefinition, LegDirection } from './schema/leg-schema.js';
+export { evaluateLeg, legMovements, LegEvaluationError } from './legs/leg-movements.js';
+export type { LegMovement } from './legs/leg-movements.js';
+export { legBalances } from './legs/leg-balances.js';
+export type { LegBalance } from './legs/leg-balances.js';
 export type {
   StepDefinition,
   StepKind,
@@ -34,7 +56,7 @@ export type {
 export { PARTY_ROLES } from './schema/party-schema.js';
 export type { PartyDefinition } from './schema/party-schema.js';
 export { scenarioJsonSchema, SCENARIO_SCHEMA_ID } from './schema/json-schema.js';
-export { buildFlowGraph, findPath, describePath } from './graph/flow-graph.js';
+export { buildFlowGraph, findPath, describePath, isCompleting } from './graph/flow-graph.js';
 export type { FlowGraph, FlowStep, FlowEdge, EdgeKind, FlowPath } from './graph/flow-graph.js';
 export { Money, MoneyError, toMinorUnits, fromMinorUnits, compareDecimal } from './money/money.js';
 export { compileInputSchema, InputSchemaError } from './inputs/input-validator.js';
@@ -73,3 +95,15 @@ export type {
   Awaiting,
 } from './compile/run-state.js';
 export type { PolicyState, PolicyRuleState, ControlState } from './compile/policy-state.js';
+export { scenarioMermaid } from './diagram/mermaid.js';
+export { scenarioSvg } from './diagram/svg.js';
+export { diagramModel } from './diagram/diagram-model.js';
+export type {
+  DiagramSource,
+  DiagramModel,
+  DiagramNode,
+  DiagramCluster,
+  DiagramEdge,
+  DiagramEdgeStyle,
+  DiagramEnding,
+} from './diagram/diagram-model.js';

@@ -19,6 +19,7 @@ import { checkFlow } from './validate/check-flow.js';
 import { checkInvariants } from './validate/check-invariants.js';
 import { checkExpressions } from './validate/check-expressions.js';
 import { checkInputs } from './validate/check-inputs.js';
+import { checkLegs } from './validate/check-legs.js';
 
 /** A scenario that passed every check, ready for `compile()`. */
 export interface LoadedScenario {
@@ -48,7 +49,8 @@ export interface LoadOptions {
  * Parses and checks a scenario, reporting **every** problem at once with its line and
  * column: YAML syntax, schema, duplicate ids, unknown parties, dangling references,
  * unreachable steps, loops that never wait, CEL type errors, a bad input schema or
- * example inputs, and invariants that name unknown steps or can be broken.
+ * example inputs, invariants that name unknown steps or can be broken, and money legs
+ * on unknown steps or with mistyped amounts or currencies.
  *
  * @example
  * ```ts
@@ -88,6 +90,7 @@ export function loadScenario(text: string, options: LoadOptions = {}): LoadResul
   const semantic: Problem[] = [
     ...checkIdentifiers(definition, source),
     ...checkReferences(definition, source),
+    ...checkLegs(definition, source),
   ];
   if (!flowRepaired) {
     semantic.push(

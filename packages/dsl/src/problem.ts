@@ -20,7 +20,8 @@ export type ProblemCode =
   | 'review_required'
   | 'invalid_compensation'
   | 'invariant_unknown_step'
-  | 'invariant_violated';
+  | 'invariant_violated'
+  | 'leg_unknown_step';
 
 /** One problem in a scenario file, as data. `line` and `column` are 1-based. */
 export interface Problem {

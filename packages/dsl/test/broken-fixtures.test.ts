@@ -78,6 +78,43 @@ const cases: readonly (readonly [string, string, Expected])[] = [
       ['invariant_unknown_step', 21, 14],
     ],
   ],
+  [
+    'invariant-precedence.yaml',
+    'a precedence invariant an approval timeout breaks',
+    [['invariant_violated', 16, 5]],
+  ],
+  [
+    'invariant-exclusion.yaml',
+    'an exclusion invariant a payment return breaks',
+    [['invariant_violated', 15, 5]],
+  ],
+  [
+    'invariant-response.yaml',
+    'a response invariant a skipped reconciliation breaks',
+    [['invariant_violated', 15, 5]],
+  ],
+  [
+    'invariant-shapes.yaml',
+    'invariants of two kinds, of a kind missing a field, with an unknown field, too short',
+    [
+      ['invalid_value', 12, 5], // before/then mixed with never_together
+      ['missing_field', 17, 5], // after without eventually
+      ['unknown_field', 24, 5], // colour
+      ['invalid_value', 27, 21], // never_together with one step
+    ],
+  ],
+  [
+    'legs.yaml',
+    'money legs on unknown steps, with duplicate ids or mistyped expressions',
+    [
+      ['leg_unknown_step', 32, 11], // payy
+      ['invalid_expression', 34, 13], // amount is a string, not Money
+      ['invalid_expression', 35, 15], // EUR without quotes is a variable
+      ['duplicate_id', 36, 9], // payer_debit again
+      ['invalid_expression', 40, 15], // currency is an int
+      ['invalid_value', 43, 16], // direction: sideways
+    ],
+  ],
 ];
 
 describe('broken scenarios report every problem with its position', () => {
@@ -97,6 +134,26 @@ describe('broken scenarios report every problem with its position', () => {
     expect(messages('invariants.yaml')[0]).toBe(
       'invariant "screened_first": "transfer" can start before "screen" completes: screen → transfer (after screen: skip)',
     );
+    expect(messages('invariant-precedence.yaml')).toEqual([
+      'invariant "released_before_payout": "pay" can start before "release" completes: hold → release → pay (after release: timeout)',
+    ]);
+    expect(messages('invariant-exclusion.yaml')).toEqual([
+      'invariant "refund_or_payout": "pay" and "refund" can both complete in one run: pay → confirm_credit → refund (after confirm_credit: reject)',
+    ]);
+    expect(messages('invariant-response.yaml')).toEqual([
+      'invariant "reconciled_after_mint": after "mint" completes, the run can end complete without completing "reconcile" (runs ending fault, compensate or cancel are exempt): mint → deliver → reconcile → complete (after reconcile: skip)',
+    ]);
+    expect(messages('invariant-shapes.yaml').slice(0, 2)).toEqual([
+      'an invariant has the fields of one kind: precedence (before + then), exclusion (never_together) or response (after + eventually); this one mixes precedence and exclusion',
+      'eventually is required',
+    ]);
+    expect(messages('legs.yaml').slice(0, 5)).toEqual([
+      'leg "payee_credit" names step "payy", which is neither a step of a stage nor a compensation',
+      'leg amount must be Money (wrap a decimal string in money(…)), but this is string',
+      'Unknown variable: EUR',
+      'leg id "payer_debit" is already used on line 26',
+      "leg currency must be a string (a literal needs quotes, e.g. 'EUR'), but this is int",
+    ]);
     expect(messages('flow.yaml')[1]).toContain('spin_a → spin_b → spin_a never waits');
     expect(messages('expressions.yaml')[1]).toBe('No such key: amout');
     expect(messages('inputs.yaml')[0]).toBe(

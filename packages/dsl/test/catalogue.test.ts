@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   compile,
   formatProblem,
+  isPrecedenceInvariant,
   loadScenario,
   scenarioJsonSchema,
   type LoadedScenario,
@@ -117,7 +118,9 @@ describe('the scenario catalogue (golden fixtures of the compiler)', () => {
       ['reconciliation', 'Reconciliation'],
     ]);
     const corridorSteps = definition.stages[0]!.steps.map((step) => step.id);
-    const invariant = definition.invariants.find((item) => item.then.includes('arm_scheme_call'));
+    const invariant = definition.invariants
+      .filter(isPrecedenceInvariant)
+      .find((item) => item.then.includes('arm_scheme_call'));
     expect(invariant).toBeDefined();
     expect(invariant!.before.length).toBeGreaterThanOrEqual(3);
     for (const step of invariant!.before) expect(corridorSteps).toContain(step);
@@ -140,9 +143,9 @@ describe('the scenario catalogue (golden fixtures of the compiler)', () => {
           /^(token\.mint|.*release)/.test(String((step.definition as { action?: string }).action)),
       )
       .map((step) => step.id);
-    const invariant = definition.invariants.find((item) =>
-      item.then.some((step) => mintsAndReleases.includes(step)),
-    );
+    const invariant = definition.invariants
+      .filter(isPrecedenceInvariant)
+      .find((item) => item.then.some((step) => mintsAndReleases.includes(step)));
     expect(invariant).toBeDefined();
     expect(invariant!.then).toEqual(
       expect.arrayContaining(

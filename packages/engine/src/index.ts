@@ -29,7 +29,7 @@ export type { EngineErrorCode, FieldIssue } from './errors.js';
 export { createScenarioCatalogue } from './catalogue.js';
 export type { ScenarioCatalogue } from './catalogue.js';
 export { describeScenario } from './scenario-entry.js';
-export type { ScenarioEntry } from './scenario-entry.js';
+export type { CatalogueInvariant, ScenarioEntry } from './scenario-entry.js';
 export { systemClock, createVirtualClock, createOffsetClock } from './clock.js';
 export type { Clock, AdjustableClock } from './clock.js';
 export { randomIds, seededIds, randomBase62 } from './ids.js';

@@ -1,4 +1,4 @@
-import type { CompiledScenario } from '@programrun/dsl';
+import type { CompiledScenario, InvariantDefinition } from '@programrun/dsl';
 import type { JsonObject, Sha256Digest } from '@programrun/evidence';
 
 /** A scenario as the catalogue (`GET /v1/scenarios`) shows it. */
@@ -35,12 +35,39 @@ export interface ScenarioEntry {
   }[];
   readonly policy: readonly { id: string; description: string; effect: string }[];
   readonly controls: readonly { id: string; title: string; category: string; step: string }[];
-  readonly invariants: readonly {
-    id: string;
-    description: string;
-    before: readonly string[];
-    then: readonly string[];
-  }[];
+  /** Proven over every path at load: `kind` says which fields it has. */
+  readonly invariants: readonly CatalogueInvariant[];
+}
+
+/** An invariant as the catalogue shows it, tagged with its kind. */
+export type CatalogueInvariant = { readonly id: string; readonly description: string } & (
+  | {
+      readonly kind: 'precedence';
+      readonly before: readonly string[];
+      readonly then: readonly string[];
+    }
+  | { readonly kind: 'exclusion'; readonly never_together: readonly string[] }
+  | {
+      readonly kind: 'response';
+      readonly after: readonly string[];
+      readonly eventually: readonly string[];
+    }
+);
+
+/** The catalogue form of a declared invariant. */
+function catalogueInvariant(invariant: InvariantDefinition): CatalogueInvariant {
+  const { id, description } = invariant;
+  if ('never_together' in invariant)
+    return { id, description, kind: 'exclusion', never_together: invariant.never_together };
+  if ('after' in invariant)
+    return {
+      id,
+      description,
+      kind: 'response',
+      after: invariant.after,
+      eventually: invariant.eventually,
+    };
+  return { id, description, kind: 'precedence', before: invariant.before, then: invariant.then };
 }
 
 /**
@@ -94,11 +121,6 @@ export function describeScenario(compiled: CompiledScenario): ScenarioEntry {
       category: control.category,
       step: control.step,
     })),
-    invariants: definition.invariants.map((invariant) => ({
-      id: invariant.id,
-      description: invariant.description,
-      before: invariant.before,
-      then: invariant.then,
-    })),
+    invariants: definition.invariants.map(catalogueInvariant),
   };
 }

@@ -14,6 +14,23 @@ function ibanCheckDigits(country: string, bban: string): string {
   return String(98 - remainder).padStart(2, '0');
 }
 
+const token = (maxLength: number) =>
+  fc.string({
+    unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'),
+    minLength: 1,
+    maxLength,
+  });
+
+/** https URLs with a host and a path; far cheaper to build than `fc.webUrl()` (~0.7 s). */
+const webUrl = fc
+  .tuple(
+    fc.constantFrom('https', 'http'),
+    fc.array(token(12), { minLength: 1, maxLength: 3 }),
+    fc.constantFrom('com', 'org', 'io', 'example'),
+    fc.array(token(10), { maxLength: 3 }),
+  )
+  .map(([scheme, labels, tld, path]) => `${scheme}://${labels.join('.')}.${tld}/${path.join('/')}`);
+
 const upper = (length: number) =>
   fc.string({
     unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'),
@@ -60,5 +77,5 @@ export const FORMAT_ARBITRARIES: Readonly<Record<string, fc.Arbitrary<string>>> 
   'date-time': fc
     .date({ min: new Date('2020-01-01'), max: new Date('2035-12-31'), noInvalidDate: true })
     .map((date) => date.toISOString()),
-  uri: fc.webUrl(),
+  uri: webUrl,
 };

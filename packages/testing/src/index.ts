@@ -2,12 +2,55 @@ import fc from 'fast-check';
 
 export { fc };
 export { inputsArbitrary, valueArbitrary } from './inputs-arbitrary.js';
+export { invalidInputsArbitrary } from './invalid-inputs-arbitrary.js';
+export type { NearMissInputs } from './invalid-inputs-arbitrary.js';
 export { FORMAT_ARBITRARIES } from './format-arbitraries.js';
+export { FORMAT_NEAR_MISSES, wrongTypeValues } from './near-miss-values.js';
+export type { NearMissValue } from './near-miss-values.js';
 export { signalPlanArbitrary } from './signal-plan.js';
-export type { PlanAction, SignalPlan } from './signal-plan.js';
+export type { PartnerOutcome, PlanAction, SignalPlan } from './signal-plan.js';
+export { lateAnswer, outOfOrderAnswer, requestedHandoff } from './partner-answers.js';
+export type { RequestedHandoff } from './partner-answers.js';
 export { runTrace, happyPathPlan } from './run-trace.js';
-export type { Trace } from './run-trace.js';
-export { traceViolations } from './trace-checks.js';
+export type { RunTraceOptions, Trace } from './run-trace.js';
+export { timelineRecord } from './timeline.js';
+export type { TimelineEntry, TimelineRecord } from './timeline.js';
+export { formatTimeline } from './format-timeline.js';
+export { chainViolations, traceViolations } from './trace-checks.js';
+export { completesStep, startsStep } from './step-completion.js';
+export { invariantViolations } from './invariant-checks.js';
+export { terminationBound, terminationViolations } from './termination.js';
+export { stuckStateViolations } from './stuck-states.js';
+export { staleAnswerViolations } from './stale-answers.js';
+export { determinismViolations } from './determinism.js';
+export { evidenceViolations } from './evidence-check.js';
+export {
+  declaredLegs,
+  localLegMovements,
+  moneyConservationViolations,
+} from './money-conservation.js';
+export type { LegMovement, LegMovementsOf, MoneyLeg } from './money-conservation.js';
+export { checkScenario } from './check-scenario.js';
+export { createScenarioChecker } from './scenario-checker.js';
+export type { ScenarioChecker, TraceCase } from './scenario-checker.js';
+export {
+  DEFAULT_NUM_RUNS,
+  PROPERTY_NAMES,
+  assertCheckOptions,
+  resolveNumRuns,
+  selectProperties,
+} from './check-options.js';
+export type { CheckOptions, PropertyName } from './check-options.js';
+export { PROPERTY_DESCRIPTIONS, TRACE_CHECKS } from './check-properties.js';
+export type { TraceCheck } from './check-properties.js';
+export { replayLines } from './check-report.js';
+export type { CheckReport, PropertyFailure, PropertyResult } from './check-report.js';
+export { formatCheckReport, formatPropertyFailure } from './format-check-report.js';
+export { scenarioSuite } from './scenario-suite.js';
+export type { ScenarioSuiteOptions } from './scenario-suite.js';
+export { loadCompiledScenario } from './load-compiled.js';
+export { CheckError } from './check-error.js';
+export type { CheckErrorCode } from './check-error.js';
 export {
   formatGoldenSequence,
   goldenEvents,

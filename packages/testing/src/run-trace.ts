@@ -11,16 +11,49 @@ import {
   type Scope,
   type Signal,
 } from '@programrun/engine';
+import type { DsseEnvelope, EvidenceKeySet } from '@programrun/evidence';
+import {
+  lateAnswer,
+  outOfOrderAnswer,
+  requestedHandoff,
+  type RequestedHandoff,
+} from './partner-answers.js';
 import type { PlanAction, SignalPlan } from './signal-plan.js';
+import { timelineRecord, type TimelineEntry } from './timeline.js';
 
 /** What happened in one trace. */
 export interface Trace {
+  /** The scenario id, e.g. `wallet-delivery@v1`. */
+  readonly scenario: string;
+  readonly inputs: Readonly<Record<string, unknown>>;
+  readonly plan: SignalPlan;
+  /** The seed of the run's ids (and its Idempotency-Key). */
+  readonly seed: string;
   readonly run: RunRecord;
   readonly records: readonly LifecycleRecord[];
   /** Each action with what it did: applied, duplicate, or the refusal code. */
   readonly log: readonly string[];
+  /** Every action, plan and drain, with its time, what the run waited on and its effect. */
+  readonly timeline: readonly TimelineEntry[];
   /** True when the run reached a final status once deadlines were allowed to expire. */
   readonly terminated: boolean;
+  /** Rounds each drain was allowed before the run counted as not terminating. */
+  readonly drainRounds: number;
+  /** The exported evidence envelope, when `evidenceKeys` were given. */
+  readonly evidence: DsseEnvelope | null;
+}
+
+/** Options of {@link runTrace}. */
+export interface RunTraceOptions {
+  /** Rounds each drain may take before the run counts as not terminating. @default 400 */
+  readonly drainRounds?: number;
+  /**
+   * Evidence signing keys: the run is created with a session, a lead is linked to it
+   * once the run is drained, and the signed evidence bundle is exported into the trace.
+   */
+  readonly evidenceKeys?: EvidenceKeySet;
+  /** Keep the machine context of each timeline entry (money legs read it). @default true */
+  readonly contexts?: boolean;
 }
 
 const SCOPE: Scope = { account: 'acct_property', environment: 'test' };
@@ -31,10 +64,17 @@ const REFUSALS = new Set([
   'approver_already_decided',
   'maker_checker_violation',
   'cancel_not_allowed',
+  'handoff_key_mismatch',
   'signal_refused',
 ]);
 /** Drain rounds before a run that never ends counts as not terminating. */
 const DRAIN_ROUNDS = 400;
+const LEAD = {
+  name: 'Property test',
+  email: 'qa@example.com',
+  company: 'programrun',
+  use_case: 'checkScenario evidence',
+};
 
 /**
  * Runs a scenario in the test environment on a virtual clock with seeded ids: creates
@@ -52,61 +92,142 @@ export async function runTrace(
   inputs: Readonly<Record<string, unknown>>,
   plan: SignalPlan,
   seed: string,
+  options: RunTraceOptions = {},
 ): Promise<Trace> {
+  const drainRounds = options.drainRounds ?? DRAIN_ROUNDS;
+  const keys = options.evidenceKeys;
+  const keepContexts = options.contexts ?? true;
+  const session = keys ? `session-${seed}` : undefined;
   const engine = createEngine({
     store: createMemoryStore(),
     scenarios: [compiled],
     testClock: createVirtualClock('2026-06-01T08:00:00.000Z'),
     ids: seededIds(seed),
     sandbox: plan.partnersAnswer ? {} : { responseDelayMs: 10 * 365 * 24 * 3600 * 1000 },
+    ...(keys ? { evidence: { keys } } : {}),
   });
   const log: string[] = [];
+  const timeline: TimelineEntry[] = [];
+  const requested: RequestedHandoff[] = [];
   let { run } = await engine.createRun(SCOPE, {
     scenario_id: compiled.id,
     inputs,
     idempotency_key: seed,
+    ...(session ? { session_id: session } : {}),
   });
+  let now = (await engine.now(SCOPE)).toISOString();
+  let lastSequence = 0;
+  let phase: TimelineEntry['phase'] = 'create';
   let lastSignal: Signal | undefined;
   const steps = [...compiled.graph.steps.keys()];
 
-  const send = async (signal: Signal, label: string): Promise<void> => {
+  type Happening = Pick<TimelineEntry, 'action' | 'stale' | 'outcome' | 'code'>;
+  /** Appends the timeline entry of what just happened, reading what it changed. */
+  const observe = async (
+    happening: Happening,
+    at: string,
+    waited: RunRecord['awaiting'],
+  ): Promise<void> => {
+    const { stored, records, next } = await engine.store.transaction(async (tx) => ({
+      stored: await tx.getRun(SCOPE, run.id),
+      records: await tx.listRecords(SCOPE, run.id, { afterSequence: lastSequence, limit: 100_000 }),
+      next: await tx.nextTimer({ environment: SCOPE.environment, account: SCOPE.account }),
+    }));
+    lastSequence = records.at(-1)?.sequence ?? lastSequence;
+    for (const record of records) {
+      const request = requestedHandoff(record);
+      if (request) requested.push(request);
+    }
+    timeline.push({
+      phase,
+      ...happening,
+      at,
+      waited,
+      records: records.map(timelineRecord),
+      status: run.status,
+      stage: run.stage,
+      awaiting: run.awaiting,
+      nextTimer: next?.due_at ?? null,
+      context: keepContexts ? (stored?.snapshot?.context ?? null) : null,
+    });
+  };
+
+  const send = async (
+    signal: Signal,
+    label: string,
+    action: string,
+    stale = false,
+  ): Promise<void> => {
+    const at = now;
+    const waited = run.awaiting;
     try {
       const result = await engine.signal(SCOPE, run.id, signal);
       run = result.run;
       lastSignal = signal;
-      log.push(`${label}: ${result.applied ? 'applied' : 'duplicate'}`);
+      const outcome = result.applied ? 'applied' : 'duplicate';
+      log.push(`${label}: ${outcome}`);
+      await observe({ action, stale, outcome, code: null }, at, waited);
     } catch (error) {
       if (error instanceof EngineError && REFUSALS.has(error.code)) {
         log.push(`${label}: refused ${error.code}`);
+        await observe({ action, stale, outcome: 'refused', code: error.code }, at, waited);
         return;
       }
       throw error;
     }
   };
 
-  const expire = async (): Promise<void> => {
-    const deadline = run.awaiting?.deadline;
-    const now = (await engine.now(SCOPE)).getTime();
-    const seconds = deadline
-      ? Math.max(1, Math.ceil((new Date(deadline).getTime() - now) / 1000) + 1)
-      : 24 * 3600;
-    await engine.advanceTestClock(SCOPE.account, seconds);
+  /** Moves the clock; `label` goes to the log (drain expiries are not logged). */
+  const move = async (seconds: number, action: string, label?: string): Promise<void> => {
+    const at = now;
+    const waited = run.awaiting;
+    now = (await engine.advanceTestClock(SCOPE.account, seconds)).now;
     run = await engine.getRun(SCOPE, run.id);
+    if (label !== undefined) log.push(label);
+    await observe({ action, stale: false, outcome: 'clock', code: null }, at, waited);
+  };
+
+  /** Seconds to just past the pending deadline (a day when there is none). */
+  const toDeadline = (): number => {
+    const deadline = run.awaiting?.deadline;
+    return deadline
+      ? Math.max(1, Math.ceil((new Date(deadline).getTime() - new Date(now).getTime()) / 1000) + 1)
+      : 24 * 3600;
+  };
+
+  let staleCount = 0;
+  const stale = async (signal: Signal | undefined, kind: string, label: string) => {
+    staleCount += 1;
+    if (!signal || signal.kind !== 'handoff') {
+      log.push(`${kind}: none`);
+      await observe({ action: label, stale: true, outcome: 'none', code: null }, now, run.awaiting);
+      return;
+    }
+    const key = signal.idempotency_key ? ` (key of ${keyOwner(signal.idempotency_key)})` : '';
+    await send(
+      signal,
+      `${kind} ${signal.outcome} ${signal.step}`,
+      `${label} ${signal.step}: ${signal.outcome}${key}`,
+      true,
+    );
+  };
+  const keyOwner = (key: string): string => {
+    const owner = requested.find((request) => request.key === key);
+    return owner ? `${owner.step} attempt ${owner.attempt}` : 'no attempt';
   };
 
   const apply = async (action: PlanAction): Promise<void> => {
     const awaiting = run.awaiting;
     switch (action.kind) {
-      case 'decide':
+      case 'decide': {
+        const step = awaiting?.kind === 'approval' ? awaiting.step : (steps[0] ?? 'none');
+        const approver = APPROVERS[action.approver % APPROVERS.length]!;
         return send(
-          {
-            kind: 'approval',
-            step: awaiting?.kind === 'approval' ? awaiting.step : (steps[0] ?? 'none'),
-            decision: action.decision,
-            approver: APPROVERS[action.approver % APPROVERS.length]!,
-          },
+          { kind: 'approval', step, decision: action.decision, approver },
           `${action.decision} ${awaiting?.step ?? '-'}`,
+          `${action.decision} ${step} as ${approver}`,
         );
+      }
       case 'answer': {
         const step = awaiting?.kind === 'handoff' ? awaiting.step : (steps[0] ?? 'none');
         return send(
@@ -114,62 +235,106 @@ export async function runTrace(
             kind: 'handoff',
             step,
             outcome: action.outcome,
-            reference: `ref-${step}-${log.length}`,
+            // Numbered by the plain (not stale) actions before it, so stale answers
+            // inserted anywhere leave every other signal as it was.
+            reference: `ref-${step}-${log.length - staleCount}`,
             data: {},
           },
           `${action.outcome} ${step}`,
+          `partner answer ${step}: ${action.outcome}`,
         );
       }
       case 'advance':
-        await engine.advanceTestClock(SCOPE.account, action.seconds);
-        run = await engine.getRun(SCOPE, run.id);
-        log.push(`advance ${action.seconds}s`);
-        return;
+        return move(action.seconds, `advance ${action.seconds}s`, `advance ${action.seconds}s`);
       case 'next': {
-        const due = await engine.nextTimerDue(SCOPE);
-        const now = (await engine.now(SCOPE)).getTime();
+        const due = timeline.at(-1)?.nextTimer ?? null;
         const seconds =
-          due === null ? 60 : Math.max(0, Math.ceil((new Date(due).getTime() - now) / 1000));
-        await engine.advanceTestClock(SCOPE.account, seconds);
-        run = await engine.getRun(SCOPE, run.id);
-        log.push(`next (+${seconds}s)`);
-        return;
+          due === null
+            ? 60
+            : Math.max(0, Math.ceil((new Date(due).getTime() - new Date(now).getTime()) / 1000));
+        return move(seconds, `next timer (+${seconds}s)`, `next (+${seconds}s)`);
       }
-      case 'expire':
-        await expire();
-        log.push('expire');
-        return;
+      case 'expire': {
+        const seconds = toDeadline();
+        return move(seconds, `expire deadline (+${seconds}s)`, 'expire');
+      }
       case 'cancel':
-        return send({ kind: 'cancel', reason: 'property test' }, 'cancel');
+        return send({ kind: 'cancel', reason: 'property test' }, 'cancel', 'cancel');
       case 'duplicate':
-        return lastSignal ? send(lastSignal, 'duplicate') : undefined;
-      case 'stray':
+        return lastSignal
+          ? send(lastSignal, 'duplicate', `repeat ${describeSignal(lastSignal)}`)
+          : undefined;
+      case 'stray': {
+        const step = steps[action.step % steps.length]!;
         return send(
-          {
-            kind: 'handoff',
-            step: steps[action.step % steps.length]!,
-            outcome: 'confirmed',
-            reference: 'stray',
-            data: {},
-          },
+          { kind: 'handoff', step, outcome: 'confirmed', reference: 'stray', data: {} },
           'stray',
+          `stray answer ${step}: confirmed`,
+        );
+      }
+      case 'late':
+        return stale(lateAnswer(requested, awaiting, action.outcome), 'late', 'late answer');
+      case 'out_of_order':
+        return stale(
+          outOfOrderAnswer(compiled, requested, awaiting, action.variant, action.outcome),
+          'out_of_order',
+          action.variant === 'other_step'
+            ? 'out-of-order answer for another step'
+            : 'out-of-order answer with an old key for',
         );
     }
   };
 
+  await observe({ action: 'create run', stale: false, outcome: 'applied', code: null }, now, null);
+  phase = 'plan';
   for (const action of plan.actions) await apply(action);
+  phase = 'drain';
   if (plan.drain === 'happy') {
-    for (let round = 0; round < DRAIN_ROUNDS && !FINAL_STATUSES.has(run.status); round += 1) {
+    for (let round = 0; round < drainRounds && !FINAL_STATUSES.has(run.status); round += 1) {
+      // Up to four approvers a round (quorum, four eyes), only while an approval waits.
       for (const offset of [0, 1, 2, 3]) {
+        if (run.awaiting?.kind !== 'approval') break;
         await apply({ kind: 'decide', decision: 'approve', approver: 8 + round * 4 + offset });
       }
       await apply({ kind: 'next' });
     }
   }
-  for (let round = 0; round < DRAIN_ROUNDS && !FINAL_STATUSES.has(run.status); round += 1)
-    await expire();
+  for (let round = 0; round < drainRounds && !FINAL_STATUSES.has(run.status); round += 1) {
+    const seconds = toDeadline();
+    await move(seconds, `expire deadline (+${seconds}s)`);
+  }
+  let evidence: DsseEnvelope | null = null;
+  if (session) {
+    await engine.createAccessRequest(SCOPE, { session_id: session, ...LEAD });
+    evidence = await engine.exportEvidence(SCOPE, run.id);
+    run = await engine.getRun(SCOPE, run.id);
+  }
   const records = await engine.listEvents(SCOPE, run.id, { limit: 100_000 });
-  return { run, records, log, terminated: FINAL_STATUSES.has(run.status) };
+  return {
+    scenario: compiled.id,
+    inputs,
+    plan,
+    seed,
+    run,
+    records,
+    log,
+    timeline,
+    terminated: FINAL_STATUSES.has(run.status),
+    drainRounds,
+    evidence,
+  };
+}
+
+/** A signal in a few words, e.g. `approve payer_approval as approver_3`. */
+function describeSignal(signal: Signal): string {
+  switch (signal.kind) {
+    case 'approval':
+      return `${signal.decision} ${signal.step} as ${signal.approver}`;
+    case 'handoff':
+      return `answer ${signal.step}: ${signal.outcome}`;
+    case 'cancel':
+      return 'cancel';
+  }
 }
 
 /**

@@ -1,20 +1,34 @@
 import fc from 'fast-check';
 
+/** A partner's answer to a handoff. */
+export type PartnerOutcome = 'confirmed' | 'rejected' | 'failed';
+
 /**
  * One abstract action of a trace, interpreted against whatever the run waits for when
  * it is applied: decide the pending approval, answer the pending handoff, let time pass,
  * move to the next timer (a partner's answer or a deadline), let the pending deadline
- * expire, cancel, repeat the last signal, or signal a wrong step.
+ * expire, cancel, repeat the last signal, or signal a wrong step. Two more are partner
+ * answers the engine must never apply: `late` answers the most recent handoff the run
+ * asked for and no longer waits on (it timed out, or the run moved on), with that
+ * attempt's idempotency key; `out_of_order` answers a handoff the run has not asked for
+ * yet (`other_step`) or answers the pending handoff with the key of an earlier attempt or
+ * another step (`old_attempt`).
  */
 export type PlanAction =
   | { readonly kind: 'decide'; readonly decision: 'approve' | 'reject'; readonly approver: number }
-  | { readonly kind: 'answer'; readonly outcome: 'confirmed' | 'rejected' | 'failed' }
+  | { readonly kind: 'answer'; readonly outcome: PartnerOutcome }
   | { readonly kind: 'advance'; readonly seconds: number }
   | { readonly kind: 'next' }
   | { readonly kind: 'expire' }
   | { readonly kind: 'cancel' }
   | { readonly kind: 'duplicate' }
-  | { readonly kind: 'stray'; readonly step: number };
+  | { readonly kind: 'stray'; readonly step: number }
+  | { readonly kind: 'late'; readonly outcome: PartnerOutcome }
+  | {
+      readonly kind: 'out_of_order';
+      readonly variant: 'other_step' | 'old_attempt';
+      readonly outcome: PartnerOutcome;
+    };
 
 /** A whole trace plan: whether simulated partners answer on their own, the actions, and how it ends. */
 export interface SignalPlan {
@@ -27,10 +41,13 @@ export interface SignalPlan {
   readonly drain?: 'expire' | 'happy';
 }
 
+const outcome = fc.constantFrom<PartnerOutcome>('confirmed', 'rejected', 'failed');
+
 /**
  * Random signal plans: approvals and rejections by a small pool of approvers, partner
- * confirmations, rejections and failures, clock moves, expiries, cancels, duplicates
- * and stray signals for steps the run is not waiting on.
+ * confirmations, rejections and failures, clock moves, expiries, cancels, duplicates,
+ * stray signals for steps the run is not waiting on, and late or out-of-order partner
+ * answers.
  *
  * @example
  * ```ts
@@ -59,10 +76,7 @@ export function signalPlanArbitrary(
     // explicit confirmed answer carries no data, like a partner that omits fields.
     {
       weight: 3,
-      arbitrary: fc.record({
-        kind: fc.constant('answer' as const),
-        outcome: fc.constantFrom('confirmed' as const, 'rejected' as const, 'failed' as const),
-      }),
+      arbitrary: fc.record({ kind: fc.constant('answer' as const), outcome }),
     },
     {
       weight: 3,
@@ -76,10 +90,21 @@ export function signalPlanArbitrary(
     { weight: 1, arbitrary: fc.constant({ kind: 'cancel' as const }) },
     { weight: 1, arbitrary: fc.constant({ kind: 'duplicate' as const }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('stray' as const), step: fc.nat() }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('late' as const), outcome }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        kind: fc.constant('out_of_order' as const),
+        variant: fc.constantFrom('other_step' as const, 'old_attempt' as const),
+        outcome,
+      }),
+    },
   );
   return fc.record({
+    // Silent partners (one plan in three) drive timeouts, and the retries, repairs and
+    // compensations behind them.
     partnersAnswer: fc.oneof(
-      { weight: 4, arbitrary: fc.constant(true) },
+      { weight: 2, arbitrary: fc.constant(true) },
       { weight: 1, arbitrary: fc.constant(false) },
     ),
     actions: fc.array(action, { maxLength: options.maxActions ?? 30 }),

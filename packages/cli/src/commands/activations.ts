@@ -5,7 +5,7 @@ import type { StoreOpener } from '../store/open-store.js';
 import { UsageError } from '../usage-error.js';
 import type { Output } from './verify.js';
 
-const USAGE = `usage:
+export const ACTIVATIONS_USAGE = `usage:
   programrun activations activate --account <id> --scenario <name> --reference <ref> [--scenarios <dir>] [--json]
   programrun activations list     --account <id> [--json]
   programrun activations revoke   --account <id> --scenario <name> [--scenarios <dir>] [--json]`;
@@ -59,7 +59,7 @@ export async function activationsCommand(
     json: { type: 'boolean' },
   });
   if (action !== 'activate' && action !== 'list' && action !== 'revoke')
-    throw new UsageError(USAGE);
+    throw new UsageError(ACTIVATIONS_USAGE);
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]!}`);
   const account = requireOption(values, 'account');
   const json = values.json === true;

@@ -4,7 +4,7 @@ import type { OpenedStore, StoreOpener } from '../store/open-store.js';
 import { UsageError } from '../usage-error.js';
 import type { Output } from './verify.js';
 
-const USAGE = `usage:
+export const KEYS_USAGE = `usage:
   programrun keys create --account <id> --env test|live [--description <text>] [--json]
   programrun keys list   --account <id> [--env test|live] [--json]
   programrun keys revoke --account <id> <key_id> [--json]`;
@@ -56,7 +56,8 @@ export async function keysCommand(
     json: { type: 'boolean' },
   });
   const json = values.json === true;
-  if (action !== 'create' && action !== 'list' && action !== 'revoke') throw new UsageError(USAGE);
+  if (action !== 'create' && action !== 'list' && action !== 'revoke')
+    throw new UsageError(KEYS_USAGE);
   const account = requireOption(values, 'account');
   const opened = await openStore();
   const engine = createEngine({ store: opened.store, scenarios: [] });

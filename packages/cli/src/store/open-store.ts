@@ -1,6 +1,8 @@
 import {
   openStoreFromEnvironment as openSelectedStore,
   StoreSelectionError,
+  type OpenedStore as SelectedStore,
+  type StoreDefaults,
 } from '@programrun/store-postgres';
 import type { StoreV1 } from '@programrun/engine';
 import { UsageError } from '../usage-error.js';
@@ -20,7 +22,8 @@ export type StoreOpener = () => Promise<OpenedStore>;
 /**
  * The store `PROGRAMRUN_STORE` names (default `memory`): `pglite` in `PROGRAMRUN_DATA_DIR`
  * (default `.programrun/data`, the reference server's when run from the repository root)
- * or `postgres` at `DATABASE_URL`. A setting that cannot work is a usage error.
+ * or `postgres` at `DATABASE_URL`; `defaults` apply when the variables are unset (`serve`
+ * defaults to PGlite). A setting that cannot work is a usage error.
  *
  * @example
  * ```ts
@@ -29,9 +32,10 @@ export type StoreOpener = () => Promise<OpenedStore>;
  */
 export async function openStoreFromEnvironment(
   environment: Readonly<Record<string, string | undefined>>,
-): Promise<OpenedStore> {
+  defaults: StoreDefaults = {},
+): Promise<SelectedStore> {
   try {
-    return await openSelectedStore(environment);
+    return await openSelectedStore(environment, defaults);
   } catch (error) {
     if (error instanceof StoreSelectionError) throw new UsageError(error.message);
     throw error;

@@ -5,8 +5,8 @@ import type { StepDefinition, CompensationStep } from '../schema/step-schema.js'
 export interface ExpressionSite {
   readonly path: readonly (string | number)[];
   readonly source: string;
-  /** `bool` for conditions; `any` for record and request fields. */
-  readonly expects: 'bool' | 'any';
+  /** `bool` for conditions; `any` for record and request fields; `Money` and `string` for legs. */
+  readonly expects: 'bool' | 'any' | 'Money' | 'string';
   /** Set for record data fields: the record step and field the value is stored under. */
   readonly recordField?: { readonly step: string; readonly field: string };
 }
@@ -75,5 +75,11 @@ export function collectExpressionSites(scenario: ScenarioDefinition): Expression
       }
     }
   }
+  scenario.legs.forEach((leg, index) => {
+    sites.push(
+      { path: ['legs', index, 'amount'], source: leg.amount, expects: 'Money' },
+      { path: ['legs', index, 'currency'], source: leg.currency, expects: 'string' },
+    );
+  });
   return sites;
 }

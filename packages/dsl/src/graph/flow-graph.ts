@@ -161,21 +161,24 @@ function toFlowStep(
 export type FlowPath = readonly { readonly step: string; readonly via: EdgeKind | 'start' }[];
 
 /**
- * Breadth-first search from the start over the edges `allow` keeps; returns the shortest
- * path to `target` or `undefined` when it cannot be reached.
+ * Breadth-first search from the start (or from `from`) over the edges `allow` keeps;
+ * returns the shortest path to `target` or `undefined` when it cannot be reached. The
+ * target may be a step or an ending (`complete`, `fault`, `compensate`, `cancel`).
  *
  * @example
  * ```ts
  * findPath(graph, 'arm_scheme_call', (edge) => edge.from !== 'resolve_corridor' || edge.kind === 'skip');
+ * findPath(graph, 'complete', undefined, 'mint_tokens'); // mint_tokens → … → complete
  * ```
  */
 export function findPath(
   graph: FlowGraph,
   target: string,
   allow: (edge: FlowEdge) => boolean = () => true,
+  from: string = graph.start,
 ): FlowPath | undefined {
-  const parents = new Map<string, { from: string; via: EdgeKind } | null>([[graph.start, null]]);
-  const queue = [graph.start];
+  const parents = new Map<string, { from: string; via: EdgeKind } | null>([[from, null]]);
+  const queue = [from];
   while (queue.length > 0) {
     const current = queue.shift()!;
     if (current === target) {
@@ -188,12 +191,26 @@ export function findPath(
       return path;
     }
     for (const edge of graph.steps.get(current)?.outgoing ?? []) {
-      if (!allow(edge) || parents.has(edge.to) || !graph.steps.has(edge.to)) continue;
+      if (!allow(edge) || parents.has(edge.to)) continue;
+      if (!graph.steps.has(edge.to) && edge.to !== target) continue;
       parents.set(edge.to, { from: current, via: edge.kind });
       queue.push(edge.to);
     }
   }
   return undefined;
+}
+
+/**
+ * True when leaving a step along `edge` means the step completed: a success or a route
+ * choice. Skips and failure paths do not complete a step.
+ *
+ * @example
+ * ```ts
+ * graph.steps.get('hold_funds')!.outgoing.filter(isCompleting); // the success edge
+ * ```
+ */
+export function isCompleting(edge: FlowEdge): boolean {
+  return edge.kind === 'success' || edge.kind === 'route';
 }
 
 /**

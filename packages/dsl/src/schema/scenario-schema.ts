@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { durationSchema, expressionSchema, identifierSchema } from './identifiers.js';
+import { invariantSchema } from './invariant-schema.js';
+import { legSchema } from './leg-schema.js';
 import { partySchema } from './party-schema.js';
 import { compensationStepSchema, stepSchema } from './step-schema.js';
 
@@ -46,20 +48,6 @@ export const controlSchema = z.strictObject({
   description: z.string().optional(),
   category: z.enum(['shariah', 'compliance', 'risk', 'operational', 'regulatory']),
   step: identifierSchema.meta({ description: 'The step whose success satisfies the control.' }),
-});
-
-/** An ordering rule, proven over every path of the compiled graph. */
-export const invariantSchema = z.strictObject({
-  id: identifierSchema,
-  description: z.string().min(1),
-  before: z
-    .array(identifierSchema)
-    .min(1)
-    .meta({ description: 'Steps that must all have completed…' }),
-  then: z
-    .array(identifierSchema)
-    .min(1)
-    .meta({ description: '…before any of these steps starts.' }),
 });
 
 /** One stage (operating chapter) of the run. */
@@ -109,6 +97,10 @@ export const scenarioSchema = z
     invariants: z.array(invariantSchema).default([]),
     stages: z.array(stageSchema).min(1),
     compensations: z.array(compensationStepSchema).default([]),
+    legs: z.array(legSchema).default([]).meta({
+      description:
+        'Money legs: what each step moves, debit or credit, when it completes (compensations included).',
+    }),
   })
   .meta({
     title: 'programrun scenario',
@@ -117,7 +109,6 @@ export const scenarioSchema = z
 
 export type PolicyRule = z.output<typeof policyRuleSchema>;
 export type ControlDefinition = z.output<typeof controlSchema>;
-export type InvariantDefinition = z.output<typeof invariantSchema>;
 export type StageDefinition = z.output<typeof stageSchema>;
 /** A parsed, defaulted scenario definition. */
 export type ScenarioDefinition = z.output<typeof scenarioSchema>;

@@ -43,6 +43,7 @@ const TOP_LEVEL_PLACEHOLDERS: Readonly<Record<string, unknown>> = {
   controls: [],
   invariants: [],
   compensations: [],
+  legs: [],
 };
 
 /** Replaces the smallest whole item around `path`; returns the repaired path or undefined. */
@@ -75,6 +76,7 @@ function repair(data: Mutable, path: Path): Path | undefined {
       policy: { id, description: 'placeholder', when: 'true', otherwise: 'deny' },
       controls: { id, title: 'placeholder', category: 'compliance', step: id },
       invariants: { id, description: 'placeholder', before: [id], then: [id] },
+      legs: { id, step: id, direction: 'debit', amount: 'money("0")', currency: '"XXX"' },
     };
     if (!(top in placeholders)) return undefined;
     list[index] = placeholders[top];

@@ -42,6 +42,17 @@ export function schemaProblems(
     const path = issue.path.filter(
       (segment): segment is string | number => typeof segment !== 'symbol',
     );
+    const branch = fittingBranch(issue);
+    if (branch) {
+      const nested = branch.map((inner) => ({ ...inner, path: [...path, ...inner.path] }));
+      problems.push(...schemaProblems(nested, source, data));
+      continue;
+    }
+    if (issue.code === 'invalid_union' && !('discriminator' in issue)) {
+      // A union keyed by which fields are present (invariants): the message says which.
+      problems.push(source.problemAt('invalid_value', issue.message, path));
+      continue;
+    }
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
         problems.push(
@@ -72,6 +83,20 @@ export function schemaProblems(
     problems.push(source.problemAt('invalid_value', `${label} ${describeExpected(issue)}`, path));
   }
   return problems;
+}
+
+/**
+ * In a union keyed by which fields are present, the one alternative whose fields the
+ * value has (no unknown key at its root): its own issues say precisely what is wrong.
+ * Undefined when no alternative or several fit (mixed or missing kind fields).
+ */
+function fittingBranch(issue: z.core.$ZodIssue): readonly z.core.$ZodIssue[] | undefined {
+  if (issue.code !== 'invalid_union' || 'discriminator' in issue) return undefined;
+  const fitting = issue.errors.filter(
+    (branch) =>
+      !branch.some((inner) => inner.code === 'unrecognized_keys' && inner.path.length === 0),
+  );
+  return fitting.length === 1 ? fitting[0] : undefined;
 }
 
 /** The raw value at `path`, or undefined. */

@@ -6,7 +6,7 @@ type Path = (string | number)[];
 
 /**
  * Reports ids used twice. Stages, steps and compensations share one namespace (the
- * machine's state ids); rules, controls, invariants and route alternatives have their own.
+ * machine's state ids); rules, controls, invariants, legs and route alternatives have their own.
  */
 export function checkIdentifiers(scenario: ScenarioDefinition, source: YamlSource): Problem[] {
   const problems: Problem[] = [];
@@ -60,6 +60,10 @@ export function checkIdentifiers(scenario: ScenarioDefinition, source: YamlSourc
   report(
     'invariant',
     scenario.invariants.map((item, index) => ({ id: item.id, path: ['invariants', index] })),
+  );
+  report(
+    'leg',
+    scenario.legs.map((leg, index) => ({ id: leg.id, path: ['legs', index] })),
   );
   return problems;
 }

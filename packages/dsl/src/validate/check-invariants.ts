@@ -1,16 +1,30 @@
 import type { Problem } from '../problem.js';
 import type { ScenarioDefinition } from '../schema/scenario-schema.js';
 import type { YamlSource } from '../source/yaml-source.js';
-import { describePath, findPath, type FlowGraph } from '../graph/flow-graph.js';
+import type { FlowGraph } from '../graph/flow-graph.js';
+import { invariantStepLists, type InvariantDefinition } from '../schema/invariant-schema.js';
+import { precedenceViolations } from './invariants/precedence-proof.js';
+import { exclusionViolations } from './invariants/exclusion-proof.js';
+import { responseViolations } from './invariants/response-proof.js';
+import type { InvariantViolation } from './invariants/violation.js';
 
-/** Edge kinds that leave a step completed. */
-const COMPLETING = new Set(['success', 'route']);
+/** The violations of one invariant, by its kind. */
+function violationsOf(graph: FlowGraph, invariant: InvariantDefinition): InvariantViolation[] {
+  if ('never_together' in invariant) return exclusionViolations(graph, invariant);
+  if ('eventually' in invariant) return responseViolations(graph, invariant);
+  return precedenceViolations(graph, invariant);
+}
 
 /**
- * Proves each invariant over every path of the graph: for `before: [B…] then: [T…]`, no
- * path from the start may enter any T without every B having completed. A B completes
- * only by a success or route edge; skipping it or failing out of it does not count.
- * Violations come with the shortest counterexample path.
+ * Proves each invariant over every path of the graph (precedence, exclusion and
+ * response; see their proofs under `invariants/`). Steps an invariant names must be
+ * steps of a stage (`invariant_unknown_step`); each violation is an `invariant_violated`
+ * at the invariant with the shortest counterexample path in its message.
+ *
+ * @example
+ * ```ts
+ * checkInvariants(definition, buildFlowGraph(definition), source).map(formatProblem);
+ * ```
  */
 export function checkInvariants(
   scenario: ScenarioDefinition,
@@ -20,8 +34,8 @@ export function checkInvariants(
   const problems: Problem[] = [];
   scenario.invariants.forEach((invariant, index) => {
     let known = true;
-    for (const field of ['before', 'then'] as const) {
-      invariant[field].forEach((stepId, position) => {
+    for (const { field, steps } of invariantStepLists(invariant)) {
+      steps.forEach((stepId, position) => {
         const step = graph.steps.get(stepId);
         if (step && step.stage !== null) return;
         known = false;
@@ -35,25 +49,10 @@ export function checkInvariants(
       });
     }
     if (!known) return;
-    for (const target of invariant.then) {
-      for (const required of invariant.before) {
-        const path =
-          target === required
-            ? [{ step: target, via: 'start' as const }]
-            : findPath(
-                graph,
-                target,
-                (edge) => edge.from !== required || !COMPLETING.has(edge.kind),
-              );
-        if (!path) continue;
-        problems.push(
-          source.problemAt(
-            'invariant_violated',
-            `invariant "${invariant.id}": "${target}" can start before "${required}" completes: ${describePath(path)}`,
-            ['invariants', index],
-          ),
-        );
-      }
+    for (const violation of violationsOf(graph, invariant)) {
+      problems.push(
+        source.problemAt('invariant_violated', violation.message, ['invariants', index]),
+      );
     }
   });
   return problems;

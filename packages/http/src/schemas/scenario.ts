@@ -73,12 +73,37 @@ export const scenarioSchema = z
       z.object({ id: z.string(), title: z.string(), category: z.string(), step: z.string() }),
     ),
     invariants: z.array(
-      z.object({
-        id: z.string(),
-        description: z.string(),
-        before: z.array(z.string()),
-        then: z.array(z.string()),
-      }),
+      z.discriminatedUnion('kind', [
+        z
+          .object({
+            id: z.string(),
+            description: z.string(),
+            kind: z.literal('precedence'),
+            before: z.array(z.string()),
+            then: z.array(z.string()),
+          })
+          .meta({ description: 'No `then` step starts before every `before` step completed.' }),
+        z
+          .object({
+            id: z.string(),
+            description: z.string(),
+            kind: z.literal('exclusion'),
+            never_together: z.array(z.string()),
+          })
+          .meta({ description: 'No run completes two of `never_together`.' }),
+        z
+          .object({
+            id: z.string(),
+            description: z.string(),
+            kind: z.literal('response'),
+            after: z.array(z.string()),
+            eventually: z.array(z.string()),
+          })
+          .meta({
+            description:
+              'A run that completes an `after` step and ends complete completes an `eventually` step later.',
+          }),
+      ]),
     ),
   })
   .meta({ id: 'Scenario', description: 'A scenario of the catalogue.' });

@@ -1,0 +1,211 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  compile,
+  formatProblem,
+  loadScenarioDirectory,
+  type CompiledScenario,
+} from '@programrun/dsl';
+import {
+  createEngine,
+  createWebhookDispatcher,
+  generateApiKey,
+  parseApiKey,
+  startScheduler,
+} from '@programrun/engine';
+import {
+  createKeySet,
+  generateEd25519Jwk,
+  parseStrictJson,
+  type Ed25519PrivateJwk,
+  type EvidenceKeySet,
+} from '@programrun/evidence';
+import { createHandler } from '@programrun/http';
+import { createNodeListener } from '@programrun/http/node';
+import { keptSecret, type StoreKind } from '@programrun/store-postgres';
+import { CommandFailure } from '../command.js';
+import { openStoreFromEnvironment } from '../store/open-store.js';
+import { UsageError } from '../usage-error.js';
+
+/** Where and what the reference server serves. */
+export interface ReferenceServerOptions {
+  /** Port to listen on; 0 picks a free one. */
+  readonly port: number;
+  /** Address to bind: loopback (127.0.0.1) unless the operator asks otherwise. */
+  readonly host: string;
+  /** Directory of `*.yaml` scenarios (the catalogue). */
+  readonly scenarioDirectory: string;
+  /** PROGRAMRUN_STORE, PROGRAMRUN_DATA_DIR, DATABASE_URL, PROGRAMRUN_TEST_KEY, PROGRAMRUN_EVIDENCE_KEY. */
+  readonly environment: Readonly<Record<string, string | undefined>>;
+}
+
+/** A running reference server. */
+export interface ReferenceServer {
+  /** `http://127.0.0.1:<port>`. */
+  readonly url: string;
+  /** The test API key of account `acct_demo`. */
+  readonly testKey: string;
+  readonly store: { readonly kind: StoreKind; readonly location: string | null };
+  readonly scenarios: readonly CompiledScenario[];
+  readonly evidence: { readonly kid: string; readonly configured: boolean };
+  /** Stops accepting requests, stops timers and webhook delivery, closes the store. */
+  close(): Promise<void>;
+}
+
+const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The evidence signing key: PROGRAMRUN_EVIDENCE_KEY, else the one kept in the data dir, else new. */
+async function evidenceKeySet(
+  environment: ReferenceServerOptions['environment'],
+  secretsDir: string | null,
+): Promise<EvidenceKeySet> {
+  let key: Ed25519PrivateJwk;
+  try {
+    key = (
+      environment.PROGRAMRUN_EVIDENCE_KEY
+        ? parseStrictJson(environment.PROGRAMRUN_EVIDENCE_KEY)
+        : parseStrictJson(
+            (
+              await keptSecret(secretsDir, 'evidence-key.jwk', () =>
+                JSON.stringify(generateEd25519Jwk()),
+              )
+            ).value,
+          )
+    ) as Ed25519PrivateJwk;
+  } catch {
+    throw new UsageError(
+      'PROGRAMRUN_EVIDENCE_KEY must be a private Ed25519 JWK (JSON with kty, crv, x, d)',
+    );
+  }
+  try {
+    return createKeySet([{ key, status: 'active' }]);
+  } catch (error) {
+    throw new UsageError(`PROGRAMRUN_EVIDENCE_KEY: ${reason(error)}`);
+  }
+}
+
+/**
+ * Starts the reference server in this process, as examples/node-http does: the store
+ * PROGRAMRUN_STORE names (PGlite in PROGRAMRUN_DATA_DIR, default `.programrun/data`, by
+ * default), the scenarios of a directory, simulated partners answering after 2 s, the
+ * timer scheduler, webhook delivery (loopback endpoints allowed), and a test key for
+ * `acct_demo` (PROGRAMRUN_TEST_KEY, else kept in the data directory, else new).
+ *
+ * @example
+ * ```ts
+ * const server = await startReferenceServer({ port: 8787, host: '127.0.0.1', scenarioDirectory: 'scenarios', environment: process.env });
+ * console.log(server.url, server.testKey);
+ * await server.close();
+ * ```
+ */
+export async function startReferenceServer(
+  options: ReferenceServerOptions,
+): Promise<ReferenceServer> {
+  const { environment } = options;
+  const configuredKey = environment.PROGRAMRUN_TEST_KEY || undefined;
+  if (configuredKey !== undefined && parseApiKey(configuredKey)?.environment !== 'test')
+    throw new UsageError(
+      'PROGRAMRUN_TEST_KEY is not a programrun test key (pr_test_ + 38 letters and digits ending in a checksum); make one with `programrun keys create --account acct_demo --env test`',
+    );
+
+  const { scenarios: loaded, problems } = await loadScenarioDirectory(
+    options.scenarioDirectory,
+  ).catch(() => {
+    throw new UsageError(
+      `cannot read the scenarios directory ${options.scenarioDirectory} (pass --scenarios)`,
+    );
+  });
+  if (problems.length > 0)
+    throw new CommandFailure(
+      `${options.scenarioDirectory} has ${problems.length} scenario problem(s) (run programrun validate ${options.scenarioDirectory}); the first: ${formatProblem(problems[0]!)}`,
+    );
+  if (loaded.length === 0)
+    throw new UsageError(`${options.scenarioDirectory} has no *.yaml scenarios (pass --scenarios)`);
+  const scenarios = loaded.map((scenario) => compile(scenario));
+
+  const opened = await openStoreFromEnvironment(environment, { store: 'pglite' });
+  const cleanups: (() => Promise<void>)[] = [() => opened.close()];
+  const closeAll = async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  };
+  try {
+    // The server's own secrets live next to the PGlite files (not kept for memory or PostgreSQL).
+    const secretsDir = opened.kind === 'pglite' ? opened.location : null;
+    const evidenceKeys = await evidenceKeySet(environment, secretsDir);
+    const engine = createEngine({
+      store: opened.store,
+      scenarios,
+      // Simulated counterparties answer on their own two seconds after each handoff.
+      sandbox: { responseDelayMs: 2_000 },
+      evidence: { keys: evidenceKeys },
+      // A development server: webhook endpoints may be loopback. Never in production.
+      webhooks: { allowLoopback: true },
+    });
+    const testKey =
+      configuredKey ??
+      (await keptSecret(secretsDir, 'test-api-key', () => generateApiKey('test'))).value;
+    await engine.apiKeys
+      .register({
+        account: 'acct_demo',
+        environment: 'test',
+        description: 'reference server',
+        secret: testKey,
+      })
+      .catch((error: unknown) => {
+        throw new CommandFailure(`test key: ${reason(error)}`);
+      });
+    const scheduler = startScheduler(engine, { intervalMs: 250 });
+    const dispatcher = createWebhookDispatcher(engine);
+    dispatcher.start();
+    cleanups.push(() => Promise.all([scheduler.stop(), dispatcher.stop()]).then(() => undefined));
+
+    const server = createServer(createNodeListener(createHandler({ engine })));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (error: NodeJS.ErrnoException) =>
+        reject(
+          new CommandFailure(
+            error.code === 'EADDRINUSE'
+              ? `port ${options.port} is in use; pass --port with another one (0 picks a free one)`
+              : error.code === 'EADDRNOTAVAIL'
+                ? `cannot listen on ${options.host}: no such local address`
+                : `cannot listen on ${options.host}:${options.port}: ${error.message}`,
+          ),
+        ),
+      );
+      server.listen(options.port, options.host, resolve);
+    });
+    cleanups.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+          // Requests still running get a moment to finish, then their sockets close.
+          setTimeout(() => server.closeAllConnections(), 2_000).unref();
+        }),
+    );
+    const { port } = server.address() as AddressInfo;
+    // A wildcard address is reached on loopback; an IPv6 address needs brackets in a URL.
+    const host =
+      options.host === '0.0.0.0'
+        ? '127.0.0.1'
+        : options.host === '::'
+          ? '[::1]'
+          : options.host.includes(':')
+            ? `[${options.host}]`
+            : options.host;
+    return {
+      url: `http://${host}:${port}`,
+      testKey,
+      store: { kind: opened.kind, location: opened.location },
+      scenarios,
+      evidence: {
+        kid: evidenceKeys.signer.kid,
+        configured: Boolean(environment.PROGRAMRUN_EVIDENCE_KEY),
+      },
+      close: closeAll,
+    };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}
