@@ -20,4 +20,3 @@ export { openStoreFromEnvironment, redactDatabaseUrl, StoreSelectionError } from
 export type { OpenedStore, StoreDefaults, StoreKind } from './open-store.js';
 export { lockDataDir } from './data-dir-lock.js';
 export type { DataDirLock } from './data-dir-lock.js';
-export { keptSecret } from './kept-secret.js';

@@ -22,10 +22,11 @@ import {
 } from '@programrun/evidence';
 import { createHandler } from '@programrun/http';
 import { createNodeListener } from '@programrun/http/node';
-import { keptSecret, type StoreKind } from '@programrun/store-postgres';
+import type { StoreKind } from '@programrun/store-postgres';
 import { CommandFailure } from '../command.js';
 import { openStoreFromEnvironment } from '../store/open-store.js';
 import { UsageError } from '../usage-error.js';
+import { keptSecret } from './kept-secret.js';
 
 /** Where and what the reference server serves. */
 export interface ReferenceServerOptions {
@@ -85,7 +86,8 @@ async function evidenceKeySet(
 }
 
 /**
- * Starts the reference server in this process, as examples/node-http does: the store
+ * Starts the reference server in this process (`programrun serve`, and examples/node-http
+ * behind the README's first command): the store
  * PROGRAMRUN_STORE names (PGlite in PROGRAMRUN_DATA_DIR, default `.programrun/data`, by
  * default), the scenarios of a directory, simulated partners answering after 2 s, the
  * timer scheduler, webhook delivery (loopback endpoints allowed), and a test key for
@@ -165,7 +167,7 @@ export async function startReferenceServer(
         reject(
           new CommandFailure(
             error.code === 'EADDRINUSE'
-              ? `port ${options.port} is in use; pass --port with another one (0 picks a free one)`
+              ? `port ${options.port} is in use; choose another with --port or PORT (0 picks a free one)`
               : error.code === 'EADDRNOTAVAIL'
                 ? `cannot listen on ${options.host}: no such local address`
                 : `cannot listen on ${options.host}:${options.port}: ${error.message}`,
