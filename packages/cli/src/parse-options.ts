@@ -29,7 +29,10 @@ export function parseOptions(
       positionals: parsed.positionals,
     };
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message.split('\n')[0]! : String(error));
+    // Node's message may span lines ("… is ambiguous. … use '--runs=-XYZ'"): keep it all, on one.
+    throw new UsageError(
+      error instanceof Error ? error.message.replace(/\s*\n\s*/g, ' ') : String(error),
+    );
   }
 }
 
