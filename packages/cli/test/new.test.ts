@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { programrun, ROOT } from './run-bin.js';
 
@@ -33,6 +34,9 @@ describe('programrun new', () => {
     expect(text.split('\n')[0]).toMatch(
       /^# yaml-language-server: \$schema=\S+scenario\.schema\.json$/,
     );
+    // The schema resolves on this machine (here: the copy the CLI itself depends on).
+    const schema = /\$schema=(\S+)$/.exec(text.split('\n')[0]!)![1]!;
+    expect(existsSync(resolve(target, schema))).toBe(true);
     expect(text).toContain('family: wallet_delivery');
     const test = await readFile(join(target, 'demo-payout.test.ts'), 'utf8');
     expect(test).toContain("import { scenarioSuite } from '@programrun/testing';");
@@ -48,14 +52,14 @@ describe('programrun new', () => {
     expect(simulated.stdout).toContain('status      completed');
   });
 
-  it('points $schema at the repository’s schema like the catalogue does', async () => {
+  it('points $schema at the schema of @programrun/scenarios in the nearest node_modules', async () => {
     const inside = join('packages', 'cli', 'test', `.new-${process.pid}`);
     try {
       const created = await programrun(['new', 'nested-demo', '--dir', inside]);
       expect(created.code).toBe(0);
       const text = await readFile(join(ROOT, inside, 'nested-demo@v1.yaml'), 'utf8');
       expect(text.split('\n')[0]).toBe(
-        '# yaml-language-server: $schema=../../../../docs/reference/scenario.schema.json',
+        '# yaml-language-server: $schema=../../node_modules/@programrun/scenarios/scenario.schema.json',
       );
     } finally {
       await rm(join(ROOT, inside), { recursive: true, force: true });

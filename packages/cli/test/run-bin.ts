@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 /** The repository root: where `scenarios/` is, and the working directory of commands. */
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 /** The built binary, as `npx programrun` runs it. */
-export const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../bin/programrun.js', import.meta.url));
 /** Fixtures of the CLI's own tests. */
 export const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 

@@ -1,8 +1,8 @@
-// Writes docs/reference/scenario.schema.json from the zod schema (the source of truth).
-// Usage: pnpm --filter @programrun/dsl generate:json-schema
+// Writes scenarios/scenario.schema.json (shipped in @programrun/scenarios) from the zod
+// schema, the source of truth. Usage: pnpm --filter @programrun/dsl generate:json-schema
 import { writeFile } from 'node:fs/promises';
 import { scenarioJsonSchema } from '../src/index.js';
 
-const target = new URL('../../../docs/reference/scenario.schema.json', import.meta.url);
+const target = new URL('../../../scenarios/scenario.schema.json', import.meta.url);
 await writeFile(target, `${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`);
 console.log(`wrote ${target.pathname}`);

@@ -146,7 +146,9 @@ export interface DirectoryLoadResult {
 }
 
 /**
- * Loads every `*.yaml` file of a directory (the catalogue), sorted by id.
+ * Loads every `*.yaml` file of a directory (the catalogue), sorted by id. A directory with no
+ * `*.yaml` file is a problem (`no_scenarios`), so a server never starts with an empty catalogue
+ * by mistake.
  *
  * @example
  * ```ts
@@ -155,6 +157,13 @@ export interface DirectoryLoadResult {
  */
 export async function loadScenarioDirectory(directory: string): Promise<DirectoryLoadResult> {
   const files = (await readdir(directory)).filter((name) => name.endsWith('.yaml')).sort();
+  if (files.length === 0) {
+    const message = 'the directory has no *.yaml scenario files';
+    return {
+      scenarios: [],
+      problems: [{ code: 'no_scenarios', message, path: [], line: 0, column: 0, file: directory }],
+    };
+  }
   const results = await Promise.all(files.map((name) => loadScenarioFile(join(directory, name))));
   return {
     scenarios: results

@@ -21,9 +21,13 @@ export type ProblemCode =
   | 'invalid_compensation'
   | 'invariant_unknown_step'
   | 'invariant_violated'
-  | 'leg_unknown_step';
+  | 'leg_unknown_step'
+  | 'no_scenarios';
 
-/** One problem in a scenario file, as data. `line` and `column` are 1-based. */
+/**
+ * One problem in a scenario file, as data. `line` and `column` are 1-based; both are 0 for a
+ * problem of a whole directory (`no_scenarios`).
+ */
 export interface Problem {
   readonly code: ProblemCode;
   readonly message: string;
@@ -44,7 +48,8 @@ export interface Problem {
  * ```
  */
 export function formatProblem(problem: Problem): string {
-  const where = `${problem.file ?? '<scenario>'}:${problem.line}:${problem.column}`;
+  const file = problem.file ?? '<scenario>';
+  const where = problem.line === 0 ? file : `${file}:${problem.line}:${problem.column}`;
   return `${where}: ${problem.code} ${problem.message}`;
 }
 

@@ -41,7 +41,7 @@ describe('the scenario catalogue (golden fixtures of the compiler)', () => {
       expect(compiled.id).toBe(name.replace(/\.yaml$/, ''));
       expect(compiled.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
       expect(texts.get(name)!.split('\n')[0]).toBe(
-        '# yaml-language-server: $schema=../docs/reference/scenario.schema.json',
+        '# yaml-language-server: $schema=./scenario.schema.json',
       );
     });
 
@@ -167,14 +167,11 @@ describe('the scenario catalogue (golden fixtures of the compiler)', () => {
 
   it('ships the JSON Schema generated from the zod schema', () => {
     const committed = JSON.parse(
-      readFileSync(
-        new URL('../../../docs/reference/scenario.schema.json', import.meta.url),
-        'utf8',
-      ),
+      readFileSync(new URL('../../../scenarios/scenario.schema.json', import.meta.url), 'utf8'),
     ) as unknown;
     expect(
       committed,
-      'docs/reference/scenario.schema.json is stale: run pnpm --filter @programrun/dsl generate:json-schema',
+      'scenarios/scenario.schema.json is stale: run pnpm --filter @programrun/dsl generate:json-schema',
     ).toEqual(scenarioJsonSchema());
   });
 });

@@ -15,14 +15,12 @@ import { dropSchema, freshSchema, TEST_DATABASE_URL } from './support/test-datab
 
 interface Target {
   readonly name: string;
-  readonly available: boolean;
   open(): Promise<{ database: SqlDatabase; schema: string; cleanup(): Promise<void> }>;
 }
 
 const targets: Target[] = [
   {
     name: 'pglite',
-    available: true,
     async open() {
       const database = await createPGliteDatabase();
       return { database, schema: 'programrun', cleanup: () => database.close() };
@@ -30,11 +28,10 @@ const targets: Target[] = [
   },
   {
     name: 'postgres',
-    available: TEST_DATABASE_URL !== undefined,
     open() {
       const schema = freshSchema();
       const database = createPgDatabase({
-        connectionString: TEST_DATABASE_URL!,
+        connectionString: TEST_DATABASE_URL,
         maxConnections: 6,
       });
       return Promise.resolve({
@@ -52,7 +49,7 @@ const targets: Target[] = [
 const scope = { account: 'acct_m', environment: 'test' } as const;
 
 for (const target of targets) {
-  describe.skipIf(!target.available)(`migrations on ${target.name}`, () => {
+  describe(`migrations on ${target.name}`, () => {
     let cleanup: (() => Promise<void>) | undefined;
     afterEach(async () => {
       await cleanup?.();

@@ -25,7 +25,6 @@ import {
   payoutAwaitingRelease,
   waitForRun,
 } from './support/run-driver.js';
-import { TEST_DATABASE_URL } from './support/test-database.js';
 
 const key = generateApiKey('test');
 const PAYOUT_RELEASE = { step: 'release_approval', quorum: 2, excluded: [MAKER] } as const;
@@ -74,7 +73,7 @@ async function expectSerializable(
   return { outcome, history };
 }
 
-describe.skipIf(TEST_DATABASE_URL === undefined)('two hosts on one PostgreSQL schema', () => {
+describe('two hosts on one PostgreSQL schema', () => {
   beforeAll(async () => {
     setup = await durableStoreSetup('postgres');
     // Both start at once: both migrate the fresh schema and register the same key.

@@ -1,6 +1,7 @@
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { FAMILIES, loadScenario, SCENARIO_SCHEMA_ID, type Family } from '@programrun/dsl';
+import { FAMILIES, loadScenario, type Family } from '@programrun/dsl';
+import { scenarioSchemaFile } from '@programrun/scenarios';
 import { CommandFailure } from '../command.js';
 import { parseOptions, stringOption } from '../parse-options.js';
 import { scenarioTemplate } from '../scaffold/scenario-template.js';
@@ -10,7 +11,12 @@ import { EXIT, type Output } from './verify.js';
 
 const USAGE = `usage: programrun new <name> [--dir <directory>] [--family ${FAMILIES.join('|')}]`;
 const NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
-const SCHEMA_FILE = join('docs', 'reference', 'scenario.schema.json');
+const SCHEMA_IN_NODE_MODULES = join(
+  'node_modules',
+  '@programrun',
+  'scenarios',
+  'scenario.schema.json',
+);
 
 const exists = (path: string) =>
   access(path).then(
@@ -19,15 +25,19 @@ const exists = (path: string) =>
   );
 
 /**
- * The `$schema` of the YAML language server line: the repository's
- * `docs/reference/scenario.schema.json` relative to `directory` when an enclosing
- * directory has it (as the catalogue's files use), else the schema's published id.
+ * The `$schema` of the YAML language server line, a path that resolves on this machine: the
+ * directory's own `scenario.schema.json` (the catalogue's), else the one of
+ * `@programrun/scenarios` in the nearest enclosing `node_modules`, relative to `directory`,
+ * else the copy this CLI depends on, by absolute path.
  */
 async function schemaReference(directory: string): Promise<string> {
-  for (let current = resolve(directory); ; current = dirname(current)) {
-    if (await exists(join(current, SCHEMA_FILE)))
-      return relative(resolve(directory), join(current, SCHEMA_FILE)).split(sep).join('/');
-    if (dirname(current) === current) return SCENARIO_SCHEMA_ID;
+  const target = resolve(directory);
+  const relativeTo = (file: string) => relative(target, file).split(sep).join('/');
+  if (await exists(join(target, 'scenario.schema.json'))) return './scenario.schema.json';
+  for (let current = target; ; current = dirname(current)) {
+    if (await exists(join(current, SCHEMA_IN_NODE_MODULES)))
+      return relativeTo(join(current, SCHEMA_IN_NODE_MODULES));
+    if (dirname(current) === current) return scenarioSchemaFile.split(sep).join('/');
   }
 }
 

@@ -21,7 +21,7 @@ const titleOf = (name: string): string => {
  *
  * @example
  * ```ts
- * scenarioTemplate({ name: 'demo-payout', family: 'bank_payout', schema: '../docs/reference/scenario.schema.json' });
+ * scenarioTemplate({ name: 'demo-payout', family: 'bank_payout', schema: './scenario.schema.json' });
  * ```
  */
 export function scenarioTemplate(options: {

@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import {
   compile,
@@ -47,13 +48,26 @@ export interface ReferenceServer {
   /** The test API key of account `acct_demo`. */
   readonly testKey: string;
   readonly store: { readonly kind: StoreKind; readonly location: string | null };
+  /** The directory the scenarios were loaded from. */
+  readonly scenarioDirectory: string;
   readonly scenarios: readonly CompiledScenario[];
-  readonly evidence: { readonly kid: string; readonly configured: boolean };
+  /**
+   * The evidence signing key: its id, and where it comes from: PROGRAMRUN_EVIDENCE_KEY
+   * (`configured`), a file in the data directory (`kept`, with its path), or made for this
+   * process only (`process`, memory and PostgreSQL stores).
+   */
+  readonly evidence: {
+    readonly kid: string;
+    readonly source: 'configured' | 'kept' | 'process';
+    readonly file: string | null;
+  };
   /** Stops accepting requests, stops timers and webhook delivery, closes the store. */
   close(): Promise<void>;
 }
 
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+const EVIDENCE_KEY_FILE = 'evidence-key.jwk';
 
 /** The evidence signing key: PROGRAMRUN_EVIDENCE_KEY, else the one kept in the data dir, else new. */
 async function evidenceKeySet(
@@ -67,7 +81,7 @@ async function evidenceKeySet(
         ? parseStrictJson(environment.PROGRAMRUN_EVIDENCE_KEY)
         : parseStrictJson(
             (
-              await keptSecret(secretsDir, 'evidence-key.jwk', () =>
+              await keptSecret(secretsDir, EVIDENCE_KEY_FILE, () =>
                 JSON.stringify(generateEd25519Jwk()),
               )
             ).value,
@@ -117,12 +131,12 @@ export async function startReferenceServer(
       `cannot read the scenarios directory ${options.scenarioDirectory} (pass --scenarios)`,
     );
   });
+  if (loaded.length === 0 && problems.every((problem) => problem.code === 'no_scenarios'))
+    throw new UsageError(`${options.scenarioDirectory} has no *.yaml scenarios (pass --scenarios)`);
   if (problems.length > 0)
     throw new CommandFailure(
       `${options.scenarioDirectory} has ${problems.length} scenario problem(s) (run programrun validate ${options.scenarioDirectory}); the first: ${formatProblem(problems[0]!)}`,
     );
-  if (loaded.length === 0)
-    throw new UsageError(`${options.scenarioDirectory} has no *.yaml scenarios (pass --scenarios)`);
   const scenarios = loaded.map((scenario) => compile(scenario));
 
   const opened = await openStoreFromEnvironment(environment, { store: 'pglite' });
@@ -199,10 +213,15 @@ export async function startReferenceServer(
       url: `http://${host}:${port}`,
       testKey,
       store: { kind: opened.kind, location: opened.location },
+      scenarioDirectory: options.scenarioDirectory,
       scenarios,
       evidence: {
         kid: evidenceKeys.signer.kid,
-        configured: Boolean(environment.PROGRAMRUN_EVIDENCE_KEY),
+        ...(environment.PROGRAMRUN_EVIDENCE_KEY
+          ? { source: 'configured', file: null }
+          : secretsDir === null
+            ? { source: 'process', file: null }
+            : { source: 'kept', file: join(secretsDir, EVIDENCE_KEY_FILE) }),
       },
       close: closeAll,
     };

@@ -18,7 +18,7 @@ export const SCENARIO_SCHEMA_ID = 'https://programrun.dev/schemas/scenario.schem
  *
  * @example
  * ```ts
- * await writeFile('docs/reference/scenario.schema.json', JSON.stringify(scenarioJsonSchema(), null, 2));
+ * await writeFile('scenarios/scenario.schema.json', JSON.stringify(scenarioJsonSchema(), null, 2));
  * ```
  */
 export function scenarioJsonSchema(): Record<string, unknown> {

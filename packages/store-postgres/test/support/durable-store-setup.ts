@@ -22,7 +22,7 @@ export interface DurableStoreSetup {
 }
 
 /**
- * A fresh PGlite data directory or PostgreSQL schema (the test server's URL must be set).
+ * A fresh PGlite data directory or a fresh schema on the PostgreSQL test server.
  *
  * @example
  * ```ts
@@ -40,7 +40,6 @@ export async function durableStoreSetup(kind: DurableStoreKind): Promise<Durable
       dispose: () => rm(dataDir, { recursive: true, force: true }),
     };
   }
-  if (TEST_DATABASE_URL === undefined) throw new Error('PROGRAMRUN_TEST_DATABASE_URL is not set');
   const schema = freshSchema();
   return {
     kind,
@@ -50,7 +49,7 @@ export async function durableStoreSetup(kind: DurableStoreKind): Promise<Durable
       PROGRAMRUN_POSTGRES_SCHEMA: schema,
       PROGRAMRUN_POSTGRES_POOL_SIZE: '6',
     },
-    open: () => createPostgresStore({ connectionString: TEST_DATABASE_URL!, schema }),
+    open: () => createPostgresStore({ connectionString: TEST_DATABASE_URL, schema }),
     dispose: () => dropSchema(schema),
   };
 }

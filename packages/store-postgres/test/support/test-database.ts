@@ -1,17 +1,12 @@
-// Where the PostgreSQL suites run: PROGRAMRUN_TEST_DATABASE_URL (set by .ci/postgres.sh).
-// Without it they are skipped locally and fail in CI, which must run them.
+// Where the PostgreSQL suites run: PROGRAMRUN_TEST_DATABASE_URL when it names a server, else
+// the private server this package's vitest globalSetup starts for the test run.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { testDatabaseUrl } from '@programrun/test-postgres';
 import { createPostgresStore, type PostgresStoreOptions, type SqlStore } from '../../src/index.js';
 
-/** The test server's URL, or undefined when none is configured (outside CI). */
-export const TEST_DATABASE_URL = process.env.PROGRAMRUN_TEST_DATABASE_URL;
-
-if (TEST_DATABASE_URL === undefined && process.env.CI) {
-  throw new Error(
-    'PROGRAMRUN_TEST_DATABASE_URL is not set: CI must run the PostgreSQL suites (source .ci/postgres.sh)',
-  );
-}
+/** The test server's URL. */
+export const TEST_DATABASE_URL = testDatabaseUrl();
 
 /** A fresh schema name, so each test starts from an empty database. */
 export const freshSchema = (): string => `t_${randomBytes(6).toString('hex')}`;
@@ -22,7 +17,7 @@ export async function createTestPostgresStore(
 ): Promise<SqlStore> {
   const schema = freshSchema();
   const store = await createPostgresStore({
-    connectionString: TEST_DATABASE_URL!,
+    connectionString: TEST_DATABASE_URL,
     schema,
     ...options,
   });
@@ -37,7 +32,7 @@ export async function createTestPostgresStore(
 
 /** Drops a test schema and everything in it. */
 export async function dropSchema(schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL! });
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await client.connect();
   try {
     await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
