@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 // Boots server.ts as the README's first command does (from source, so no build is needed,
 // PGlite in a data directory) and drives runs over real HTTP in real time: simulated
@@ -151,4 +151,56 @@ describe('the reference server', () => {
     // The timer that was pending when the host died fires after the restart.
     expect((await awaitStep(run.id, 'release_approval')).awaiting?.step).toBe('release_approval');
   });
+});
+
+describe('pnpm start, as the README runs it', () => {
+  it('serves from source at once, and Ctrl-C prints one Stopped. line and exits 0', async () => {
+    // The repository's pnpm: the one running these tests, as the README's command would.
+    // (npm_execpath under `pnpm test`; else a pnpm on the PATH.)
+    const running = process.env.npm_execpath;
+    const [command, ...prefix] =
+      running && /pnpm/.test(running) ? [process.execPath, running] : ['pnpm'];
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const data = await mkdtemp(join(tmpdir(), 'programrun-start-'));
+    const started = Date.now();
+    // Its own process group, like a terminal's foreground job, so Ctrl-C reaches all of it.
+    const child = spawn(command!, [...prefix, 'start'], {
+      cwd: root,
+      detached: true,
+      env: { ...process.env, PORT: '0', PROGRAMRUN_DATA_DIR: data, PROGRAMRUN_STORE: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('exit', (code) => resolve(code)),
+    );
+    try {
+      await vi.waitFor(
+        () => {
+          if (!/Stop with Ctrl-C/.test(output)) throw new Error(`not ready:\n${output}`);
+        },
+        { timeout: 45_000, interval: 100 },
+      );
+      const base = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)![1]!;
+      const key = /Test API key: (\S+)/.exec(output)![1]!;
+      const listed = await fetch(`${base}/v1/scenarios`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      expect(listed.status).toBe(200);
+      const servedAfterMs = Date.now() - started;
+      // Ctrl-C: SIGINT to the whole group (pnpm forwards it too, so the server gets two).
+      process.kill(-child.pid!, 'SIGINT');
+      expect(await exited).toBe(0);
+      expect(output.match(/^Stopped\.$/gm)).toEqual(['Stopped.']);
+      expect(output).not.toMatch(/ELIFECYCLE|Command failed|ERR_PNPM/);
+      expect(output).not.toMatch(/Failed to create bin/);
+      // Generous: this machine's two cores also run other suites now.
+      expect(servedAfterMs).toBeLessThan(30_000);
+    } finally {
+      if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
+      await rm(data, { recursive: true, force: true });
+    }
+  }, 90_000);
 });

@@ -90,6 +90,27 @@ describe('programrun verify', () => {
     expect((await cli([])).code).toBe(2);
   });
 
+  it('says when the file is an error answer saved in place of the bundle', async () => {
+    const refused = file(
+      'refused.json',
+      JSON.stringify({
+        type: 'https://programrun.dev/problems/lead_required',
+        title: 'Evidence export needs a linked lead',
+        status: 403,
+        detail: 'Link a request-access lead to the run’s session first.',
+        code: 'lead_required',
+        request_id: 'req_1',
+        errors: [],
+      }),
+    );
+    const result = await cli(['verify', refused, '--jwks', jwksPath]);
+    expect(result).toEqual({
+      code: 2,
+      out: '',
+      err: `programrun verify: ${refused} is a problem document, not an evidence envelope: Evidence export needs a linked lead (403 lead_required) (the export was refused; fix that and export again)`,
+    });
+  });
+
   it('runs as the programrun binary with the right exit codes', async () => {
     const run = promisify(execFile);
     const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));

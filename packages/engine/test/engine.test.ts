@@ -212,6 +212,11 @@ describe('wallet-delivery@v1 in the test environment', () => {
       outcome: 'fail',
       review: 'approved',
     });
+    // The review decided the failing review rule only, not the deny rule that passed.
+    expect(reviewed.run.policy.rules.find((rule) => rule.id === 'within_demo_cap')).toMatchObject({
+      outcome: 'pass',
+      review: null,
+    });
   });
 
   it('denies deliveries above the demo cap and faults with the failing rule', async () => {
@@ -226,6 +231,8 @@ describe('wallet-delivery@v1 in the test environment', () => {
       policy: { decision: 'deny' },
     });
     expect(run.stages[0]!.status).toBe('faulted');
+    // Faulted in its first step, the run's stage is the one it ended in.
+    expect(run.stage).toBe('intake');
   });
 
   it('faults when the partner does not answer before the timeout', async () => {

@@ -35,6 +35,24 @@ async function readJwks(source: string): Promise<Jwks> {
   return jwks as Jwks;
 }
 
+/**
+ * `title (status code)` when the text is an RFC 9457 problem document (an error answer saved
+ * in place of the bundle, e.g. by `curl -s … > bundle.json`), else null.
+ */
+function problemDocument(text: string): string | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const { type, title, status, code } = value as Record<string, unknown>;
+  if (typeof type !== 'string' || typeof title !== 'string' || typeof status !== 'number')
+    return null;
+  return `${title} (${status}${typeof code === 'string' ? ` ${code}` : ''})`;
+}
+
 const time = (value: string | null): string => value ?? '—';
 const text = (value: unknown): string =>
   typeof value === 'string' ? value : JSON.stringify(value);
@@ -92,6 +110,11 @@ export async function verifyCommand(argv: readonly string[], output: Output): Pr
     const bundleText = await readFile(files[0]!, 'utf8').catch(() => {
       throw new UsageError(`cannot read ${files[0]!}`);
     });
+    const problem = problemDocument(bundleText);
+    if (problem)
+      throw new UsageError(
+        `${files[0]!} is a problem document, not an evidence envelope: ${problem} (the export was refused; fix that and export again)`,
+      );
     const result = verifyEvidence(bundleText, jwks);
     for (const check of result.checks)
       output.out(`${check.ok ? '✓' : '✗'} ${check.name.padEnd(10)} ${check.detail}`);

@@ -10,7 +10,7 @@ export interface PolicyRuleState {
   readonly effect: 'deny' | 'review';
   /** `pending` while the rule reads data of steps that have not run yet. */
   readonly outcome: 'pass' | 'fail' | 'error' | 'pending';
-  /** Set when reviewers decided this rule's review at a check step. */
+  /** Set when reviewers decided this rule's failure (a `review` rule that failed) at a check step. */
   readonly review: 'approved' | 'rejected' | null;
   readonly message: string | null;
 }
@@ -120,7 +120,7 @@ export function createPolicyStateEvaluator(
           description: rule.description,
           effect: rule.otherwise,
           outcome: 'pending',
-          review,
+          review: null,
           message: null,
         };
       }
@@ -130,7 +130,8 @@ export function createPolicyStateEvaluator(
         description: rule.description,
         effect: rule.otherwise,
         outcome: evaluated.outcome,
-        review,
+        // A check's review decides the review rules that failed there, not the others it lists.
+        review: rule.otherwise === 'review' && evaluated.outcome === 'fail' ? review : null,
         message: evaluated.message,
       };
     });

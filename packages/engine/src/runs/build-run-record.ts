@@ -69,6 +69,18 @@ function awaitingOf(input: RunRecordInput): AwaitingRecord | null {
 }
 
 /**
+ * The stage a run entered last (by start time, later stages winning ties), or null when it
+ * entered none: where a run that ended in its very first transition ended.
+ */
+function lastEnteredStage(stages: readonly StageRecord[]): string | null {
+  let last: StageRecord | null = null;
+  for (const stage of stages)
+    if (stage.started_at !== null && (last === null || stage.started_at >= last.started_at!))
+      last = stage;
+  return last?.id ?? null;
+}
+
+/**
  * The `program_run` object for the current state of a run. Pure: the engine recomputes
  * and stores it on every transition, so reads never touch the machine.
  *
@@ -90,7 +102,7 @@ export function buildRunRecord(input: RunRecordInput): RunRecord {
     scenario_id: compiled.id,
     scenario_digest: compiled.digest,
     status,
-    stage: state.stage ?? input.previous?.stage ?? null,
+    stage: state.stage ?? input.previous?.stage ?? lastEnteredStage(input.stages),
     awaiting: awaitingOf(input),
     outcome:
       final && ending
