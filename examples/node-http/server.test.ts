@@ -164,7 +164,7 @@ describe('pnpm start, as the README runs it', () => {
     const data = await mkdtemp(join(tmpdir(), 'programrun-start-'));
     const started = Date.now();
     // Its own process group, like a terminal's foreground job, so Ctrl-C reaches all of it.
-    const child = spawn(command!, [...prefix, 'start'], {
+    const child = spawn(command, [...prefix, 'start'], {
       cwd: root,
       detached: true,
       env: { ...process.env, PORT: '0', PROGRAMRUN_DATA_DIR: data, PROGRAMRUN_STORE: '' },
