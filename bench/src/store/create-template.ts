@@ -87,7 +87,7 @@ export async function captureCreate(compiled: CompiledScenario): Promise<Capture
     return call;
   };
   const calls = [
-    find('getIdempotencyRecord'),
+    find('lockIdempotencyRecord'),
     ...all.filter((call) => CREATE_WRITES.includes(call.method)),
     find('putIdempotencyRecord'),
   ];

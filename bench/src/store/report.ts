@@ -41,7 +41,8 @@ const ms = (value: number) => `${format(value, 2)} ms`;
  */
 export function printReport(reports: readonly StoreReport[], context: ReportContext): void {
   const { captured } = context;
-  const response = captured.idempotency.response?.body.length ?? 0;
+  const body = captured.idempotency.response?.body;
+  const response = typeof body === 'string' ? body.length : 0;
   console.log(`
 Store benchmark: wallet-delivery@v1, POST /v1/program-runs (node:http adapter, Bearer key, Idempotency-Key; response ${format(response)} bytes)
 ${context.database} (pool ${context.pool}); PGlite in a temporary data directory; ${availableParallelism()} CPUs shared by host, database and load generator

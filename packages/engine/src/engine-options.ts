@@ -1,9 +1,9 @@
 import type { CompiledScenario } from '@programrun/dsl';
-import type { ScenarioCatalogue } from './catalogue.js';
-import type { AdjustableClock, Clock } from './clock.js';
-import type { IdGenerator } from './ids.js';
+import type { ScenarioCatalogue } from './catalogue/scenario-catalogue.js';
+import type { AdjustableClock, Clock } from './time/clock.js';
+import type { IdGenerator } from './ids/random-ids.js';
 import type { StoreV1 } from './store/store-v1.js';
-import type { SandboxOptions } from './timers/sandbox-partners.js';
+import type { SandboxOptions } from './handoffs/sandbox.js';
 import type { EvidenceKeySet } from '@programrun/evidence';
 import type { WebhookOptions } from './webhooks/webhook-options.js';
 

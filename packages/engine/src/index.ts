@@ -1,23 +1,30 @@
 export { createEngine } from './engine.js';
-export type {
-  Engine,
-  CreateRunRequest,
-  CreateRunResult,
-  SignalResult,
-  IssuerActivations,
-} from './engine.js';
+export type { Engine, UnitOfWork } from './engine-api.js';
+export type { CreateRunRequest, CreateRunResult, PreparedCreation } from './runs/create-run.js';
+export type { SignalResult } from './signals/apply-signal.js';
+export type { IssuerActivations } from './activation/activations.js';
+export type { Transaction, AfterCommitEffect } from './kernel/transaction.js';
 export {
   generateApiKey,
   formatApiKey,
   parseApiKey,
   apiKeyChecksum,
   API_KEY_LENGTH,
-} from './keys/api-key-format.js';
-export type { ParsedApiKey } from './keys/api-key-format.js';
-export { createApiKeys, DEFAULT_AUTHENTICATION_CACHE_MS, toApiKeyRecord } from './keys/api-keys.js';
-export type { ApiKeys, ApiKeyRecord, ApiKeyPrincipal, CreateApiKeyInput } from './keys/api-keys.js';
-export { constantTimeEqual } from './keys/constant-time.js';
-export { assertAccountId } from './account-id.js';
+} from './accounts/api-key-format.js';
+export type { ParsedApiKey } from './accounts/api-key-format.js';
+export {
+  createApiKeys,
+  DEFAULT_AUTHENTICATION_CACHE_MS,
+  toApiKeyRecord,
+} from './accounts/api-keys.js';
+export type {
+  ApiKeys,
+  ApiKeyRecord,
+  ApiKeyPrincipal,
+  CreateApiKeyInput,
+} from './accounts/api-keys.js';
+export { constantTimeEqual } from './accounts/constant-time.js';
+export { assertAccountId } from './accounts/account-id.js';
 export type {
   IssuerActivationRecord,
   ActivateIssuerInput,
@@ -26,14 +33,14 @@ export type {
 export type { EngineOptions } from './engine-options.js';
 export { EngineError } from './errors.js';
 export type { EngineErrorCode, FieldIssue } from './errors.js';
-export { createScenarioCatalogue } from './catalogue.js';
-export type { ScenarioCatalogue } from './catalogue.js';
-export { describeScenario } from './scenario-entry.js';
-export type { CatalogueInvariant, ScenarioEntry } from './scenario-entry.js';
-export { systemClock, createVirtualClock, createOffsetClock } from './clock.js';
-export type { Clock, AdjustableClock } from './clock.js';
-export { randomIds, seededIds, randomBase62 } from './ids.js';
-export type { IdGenerator } from './ids.js';
+export { createScenarioCatalogue } from './catalogue/scenario-catalogue.js';
+export type { ScenarioCatalogue } from './catalogue/scenario-catalogue.js';
+export { describeScenario } from './catalogue/scenario-entry.js';
+export type { CatalogueInvariant, ScenarioEntry } from './catalogue/scenario-entry.js';
+export { systemClock, createVirtualClock, createOffsetClock } from './time/clock.js';
+export type { Clock, AdjustableClock } from './time/clock.js';
+export { randomIds, seededIds, randomBase62 } from './ids/random-ids.js';
+export type { IdGenerator } from './ids/random-ids.js';
 export { createMemoryStore } from './store/memory-store.js';
 export { StoreError, isStoreError } from './store/store-error.js';
 export type { StoreErrorCode } from './store/store-error.js';
@@ -58,10 +65,11 @@ export type { LifecycleRecord } from './lifecycle/lifecycle-record.js';
 export { LIFECYCLE_EVENT_TYPES, recordTypeOf } from './lifecycle/event-types.js';
 export type { LifecycleEventType } from './lifecycle/event-types.js';
 export { eventId } from './lifecycle/build-records.js';
-export { partnerIdempotencyKey } from './timers/timer-plan.js';
-export { startScheduler } from './timers/scheduler.js';
-export type { Scheduler, SchedulerOptions } from './timers/scheduler.js';
-export type { SandboxOptions } from './timers/sandbox-partners.js';
+export { partnerIdempotencyKey } from './handoffs/partner-key.js';
+export { deterministicId } from './ids/deterministic-id.js';
+export { startScheduler } from './time/scheduler.js';
+export type { Scheduler, SchedulerOptions, TimerSource } from './time/scheduler.js';
+export type { SandboxOptions } from './handoffs/sandbox.js';
 export type { Signal, ApprovalSignal, HandoffSignal, CancelSignal } from './signals/signal.js';
 export { FINAL_STATUSES } from './runs/run-record.js';
 export type {
@@ -79,12 +87,8 @@ export { webhookEventOf, webhookEventBody } from './webhooks/webhook-event.js';
 export type { WebhookEvent, WebhookEventRun } from './webhooks/webhook-event.js';
 export { createWebhookDispatcher } from './webhooks/dispatcher.js';
 export type { WebhookDispatcher, WebhookDispatcherOptions } from './webhooks/dispatcher.js';
-export type {
-  Webhooks,
-  WebhookOutbox,
-  AttemptOutcome,
-  PreparedDelivery,
-} from './webhooks/webhooks.js';
+export type { Webhooks } from './webhooks/webhooks.js';
+export type { DeliveryQueue, AttemptOutcome, PreparedDelivery } from './webhooks/delivery-queue.js';
 export type { WebhookOptions } from './webhooks/webhook-options.js';
 export type {
   CreateWebhookEndpointInput,
@@ -119,4 +123,4 @@ export type {
   WebhookEventQuery,
   WebhookClaim,
   WebhookDisabledReason,
-} from './store/webhook-rows.js';
+} from './store/webhook-spec.js';

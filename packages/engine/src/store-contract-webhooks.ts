@@ -5,7 +5,7 @@ import type {
   WebhookDeliveryRow,
   WebhookEndpointRow,
   WebhookEventRow,
-} from './store/webhook-rows.js';
+} from './store/webhook-spec.js';
 
 const scope: Scope = { account: 'acct_a', environment: 'test' };
 const otherAccount: Scope = { account: 'acct_b', environment: 'test' };

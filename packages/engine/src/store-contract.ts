@@ -232,7 +232,7 @@ export function defineStoreContract(name: string, createStore: StoreFactory): vo
           expect(
             await tx.dueTimers({ environment: 'test' }, '2030-01-01T00:00:00.000Z', 10),
           ).toEqual([]);
-          expect(await tx.getIdempotencyRecord(scope, 'key-1')).toBeUndefined();
+          expect(await tx.lockIdempotencyRecord(scope, 'key-1')).toBeUndefined();
         });
         // The store stays usable after a rollback.
         await store.transaction((tx) => tx.insertRun(storedRun('prun_1')));
@@ -492,15 +492,15 @@ export function defineStoreContract(name: string, createStore: StoreFactory): vo
           );
         });
         await store.transaction(async (tx) => {
-          expect(await tx.getIdempotencyRecord(scope, 'key-1')).toEqual(idempotency('key-1'));
-          expect((await tx.getIdempotencyRecord(otherAccount, 'key-1'))?.fingerprint).toBe(
+          expect(await tx.lockIdempotencyRecord(scope, 'key-1')).toEqual(idempotency('key-1'));
+          expect((await tx.lockIdempotencyRecord(otherAccount, 'key-1'))?.fingerprint).toBe(
             'sha256:other',
           );
           expect(await tx.purgeIdempotencyRecords('2026-01-02T12:00:00.000Z')).toBe(2);
-          expect(await tx.getIdempotencyRecord(scope, 'key-1')).toBeUndefined();
-          expect(await tx.getIdempotencyRecord(scope, 'key-2')).toBeDefined();
+          expect(await tx.lockIdempotencyRecord(scope, 'key-1')).toBeUndefined();
+          expect(await tx.lockIdempotencyRecord(scope, 'key-2')).toBeDefined();
           await tx.deleteIdempotencyRecord(scope, 'key-2');
-          expect(await tx.getIdempotencyRecord(scope, 'key-2')).toBeUndefined();
+          expect(await tx.lockIdempotencyRecord(scope, 'key-2')).toBeUndefined();
         });
       }));
 
@@ -621,10 +621,10 @@ export function defineStoreContract(name: string, createStore: StoreFactory): vo
           );
         });
         await store.transaction(async (tx) => {
-          expect((await tx.getIssuerActivation('acct_a', 'reserve-usd-cycle'))?.status).toBe(
+          expect((await tx.lockIssuerActivation('acct_a', 'reserve-usd-cycle'))?.status).toBe(
             'revoked',
           );
-          expect(await tx.getIssuerActivation('acct_c', 'reserve-usd-cycle')).toBeUndefined();
+          expect(await tx.lockIssuerActivation('acct_c', 'reserve-usd-cycle')).toBeUndefined();
           expect((await tx.listIssuerActivations('acct_a')).map((row) => row.scenario)).toEqual([
             'bridge-routing',
             'reserve-usd-cycle',

@@ -4,6 +4,7 @@ import { assertPrincipal } from './auth/assert-principal.js';
 import type { Authenticate, Principal } from './auth/principal.js';
 import { HttpError } from './errors/http-error.js';
 import type { IdempotencyPolicy } from './idempotency/idempotency.js';
+import { createIdempotencyPurge } from './idempotency/purge-expired.js';
 import {
   createTokenBucketLimiter,
   DEFAULT_RATE_LIMIT,
@@ -32,7 +33,10 @@ export interface HandlerOptions {
   readonly rateLimit?: false | Partial<RateLimitPolicy> | RateLimiter;
   /** Largest accepted body. @default 65536 */
   readonly maxBodyBytes?: number;
-  /** Idempotency-Key retention and lock. @default 24 h retention, 60 s lock, system clock */
+  /**
+   * Idempotency-Key retention and purging of expired records (on the back of requests).
+   * @default 24 h retention, purged at most every 10 minutes, system clock
+   */
   readonly idempotency?: Partial<IdempotencyPolicy>;
 }
 
@@ -67,9 +71,10 @@ export interface Handler {
 export function createHandler(options: HandlerOptions): Handler {
   const idempotency: IdempotencyPolicy = {
     retentionMs: options.idempotency?.retentionMs ?? 24 * 3600 * 1000,
-    lockMs: options.idempotency?.lockMs ?? 60_000,
+    purgeEveryMs: options.idempotency?.purgeEveryMs ?? 600_000,
     now: options.idempotency?.now ?? (() => new Date()),
   };
+  const purge = createIdempotencyPurge(idempotency);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const authenticate = options.authenticate ?? createKeyStoreAuthenticator(options.engine.apiKeys);
   const limiter = limiterOf(options.rateLimit);
@@ -118,6 +123,7 @@ export function createHandler(options: HandlerOptions): Handler {
       engine: options.engine,
       maxBodyBytes,
       idempotency,
+      purgeExpiredKeys: () => purge(options.engine, principal),
     });
   }
 

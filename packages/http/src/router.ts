@@ -14,6 +14,8 @@ export interface RouteContext {
   readonly engine: Engine;
   readonly maxBodyBytes: number;
   readonly idempotency: IdempotencyPolicy;
+  /** Purges expired Idempotency-Key records if it is time to (in the background). */
+  readonly purgeExpiredKeys: () => void;
 }
 
 /** One endpoint. */

@@ -449,7 +449,7 @@ describe('idempotency on every POST', () => {
       const idempotencyKey = key();
       const now = new Date();
       // Another request with this key and body is still running.
-      await server.engine.store.transaction((tx) =>
+      await server.engine.unitOfWork({ account: 'acct_one', environment: 'test' }, ({ tx }) =>
         tx.putIdempotencyRecord({
           account: 'acct_one',
           environment: 'test',
@@ -467,7 +467,7 @@ describe('idempotency on every POST', () => {
         headers: { 'idempotency-key': idempotencyKey },
       });
       expect(busy.headers.get('retry-after')).toBe('1');
-      await server.engine.store.transaction((tx) =>
+      await server.engine.unitOfWork({ account: 'acct_one', environment: 'test' }, ({ tx }) =>
         tx.deleteIdempotencyRecord({ account: 'acct_one', environment: 'test' }, idempotencyKey),
       );
       const first = await call('POST', path, {

@@ -128,7 +128,7 @@ export async function runTrace(
     at: string,
     waited: RunRecord['awaiting'],
   ): Promise<void> => {
-    const { stored, records, next } = await engine.store.transaction(async (tx) => ({
+    const { stored, records, next } = await engine.unitOfWork(SCOPE, async ({ tx }) => ({
       stored: await tx.getRun(SCOPE, run.id),
       records: await tx.listRecords(SCOPE, run.id, { afterSequence: lastSequence, limit: 100_000 }),
       next: await tx.nextTimer({ environment: SCOPE.environment, account: SCOPE.account }),

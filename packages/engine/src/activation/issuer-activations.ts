@@ -1,5 +1,5 @@
 import type { CompiledScenario } from '@programrun/dsl';
-import type { ScenarioCatalogue } from '../catalogue.js';
+import type { ScenarioCatalogue } from '../catalogue/scenario-catalogue.js';
 import { EngineError } from '../errors.js';
 import type { ActivationPosture } from '../runs/run-record.js';
 import type { IssuerActivationRow } from '../store/store-v1.js';

@@ -1,4 +1,5 @@
-import { linkRecord, sha256Digest, type JsonObject, type Sha256Digest } from '@programrun/evidence';
+import { linkRecord, type JsonObject, type Sha256Digest } from '@programrun/evidence';
+import { deterministicId } from '../ids/deterministic-id.js';
 import type { LifecycleRecord } from './lifecycle-record.js';
 import { recordTypeOf } from './event-types.js';
 
@@ -20,7 +21,7 @@ export interface PendingFact {
  * ```
  */
 export function eventId(runId: string, sequence: number): string {
-  return `evt_${sha256Digest(`${runId}:${sequence}`).slice(7, 39)}`;
+  return deterministicId('evt', `${runId}:${sequence}`);
 }
 
 /**

@@ -2,7 +2,7 @@ import { initialRunContext, type CompiledScenario } from '@programrun/dsl';
 import { buildRecords, type PendingFact } from '../lifecycle/build-records.js';
 import type { LifecycleRecord } from '../lifecycle/lifecycle-record.js';
 import type { Scope, StoredRun } from '../store/store-v1.js';
-import type { RunCreation } from './commit-step.js';
+import type { RunCreation } from '../kernel/commit-transition.js';
 import { computePosture } from './posture.js';
 import type { ActivationPosture, RunRecord } from './run-record.js';
 import { initialStages } from './stage-progress.js';

@@ -3,13 +3,14 @@ import { StoreError } from './store-error.js';
 import type { Page, Scope } from './store-v1.js';
 import type { UndoLog } from './undo-log.js';
 import type {
+  WebhookOperations,
   WebhookAttemptRow,
   WebhookClaim,
   WebhookDeliveryRow,
   WebhookEndpointRow,
   WebhookEventQuery,
   WebhookEventRow,
-} from './webhook-rows.js';
+} from './webhook-spec.js';
 
 /** The memory store's webhook tables. */
 export interface MemoryWebhookState {
@@ -63,223 +64,215 @@ const byDueThenId = (a: WebhookDeliveryRow, b: WebhookDeliveryRow): number =>
       : 1;
 
 /**
- * The webhook part of a memory transaction: endpoints, the event outbox, deliveries and
- * their attempts. Writes go through the transaction's undo log.
- *
- * @example
- * ```ts
- * const tables = new MemoryWebhookTables(emptyWebhookState(), new UndoLog());
- * await tables.insertEvents([event]);
- * ```
+ * The webhook tables of the memory store: endpoints, the event outbox, deliveries and
+ * their attempts. Writes go through the current transaction's undo log.
  */
-export class MemoryWebhookTables {
-  readonly #state: MemoryWebhookState;
-  readonly #undo: UndoLog;
-
-  constructor(state: MemoryWebhookState, undo: UndoLog) {
-    this.#state = state;
-    this.#undo = undo;
-  }
-
-  insertEndpoint(endpoint: WebhookEndpointRow): Promise<void> {
-    if (this.#state.endpoints.has(endpoint.id)) {
-      throw new StoreError('duplicate_key', `webhook endpoint ${endpoint.id} exists`);
-    }
-    this.#undo.set(this.#state.endpoints, endpoint.id, endpoint);
-    const key = scopeKey(endpoint);
-    this.#undo.set(this.#state.endpointIds, key, [
-      ...(this.#state.endpointIds.get(key) ?? []),
-      endpoint.id,
-    ]);
-    return Promise.resolve();
-  }
-
-  getEndpoint(scope: Scope, id: string): Promise<WebhookEndpointRow | undefined> {
-    const endpoint = this.#state.endpoints.get(id);
-    return Promise.resolve(endpoint && inScope(scope, endpoint) ? endpoint : undefined);
-  }
-
-  listEndpoints(scope: Scope): Promise<WebhookEndpointRow[]> {
-    const ids = this.#state.endpointIds.get(scopeKey(scope)) ?? [];
-    return Promise.resolve(ids.map((id) => this.#state.endpoints.get(id)!));
-  }
-
-  updateEndpoint(endpoint: WebhookEndpointRow): Promise<void> {
-    const current = this.#state.endpoints.get(endpoint.id);
-    if (!current || !inScope(endpoint, current)) {
-      throw new StoreError('not_found', `webhook endpoint ${endpoint.id} does not exist`);
-    }
-    this.#undo.set(this.#state.endpoints, endpoint.id, endpoint);
-    return Promise.resolve();
-  }
-
-  deleteEndpoint(scope: Scope, id: string): Promise<void> {
-    const current = this.#state.endpoints.get(id);
-    if (!current || !inScope(scope, current)) return Promise.resolve();
-    this.#undo.delete(this.#state.endpoints, id);
-    const key = scopeKey(scope);
-    const remaining = (this.#state.endpointIds.get(key) ?? []).filter((other) => other !== id);
-    this.#undo.set(this.#state.endpointIds, key, remaining);
-    return Promise.resolve();
-  }
-
-  insertEvents(events: readonly WebhookEventRow[]): Promise<void> {
-    for (const event of events) {
-      if (this.#state.events.has(event.id)) {
-        throw new StoreError('duplicate_key', `event ${event.id} exists`);
-      }
-      const key = scopeKey(event);
-      let order = this.#state.eventOrder.get(key);
-      if (!order) {
-        order = [];
-        this.#undo.set(this.#state.eventOrder, key, order);
-      }
-      this.#undo.set(this.#state.eventPosition, event.id, order.length);
-      this.#undo.push(order, event.id);
-      this.#undo.set(this.#state.events, event.id, event);
-    }
-    return Promise.resolve();
-  }
-
-  getEvent(scope: Scope, id: string): Promise<WebhookEventRow | undefined> {
-    const event = this.#state.events.get(id);
-    return Promise.resolve(event && inScope(scope, event) ? event : undefined);
-  }
-
-  listEvents(scope: Scope, query: WebhookEventQuery): Promise<Page<WebhookEventRow>> {
-    const order = this.#state.eventOrder.get(scopeKey(scope)) ?? [];
-    let start = order.length - 1;
-    if (query.starting_after !== undefined) {
-      const cursor = this.#state.events.get(query.starting_after);
-      const position = this.#state.eventPosition.get(query.starting_after);
-      // A cursor outside this scope yields an empty page.
-      start = cursor && position !== undefined && inScope(scope, cursor) ? position - 1 : -1;
-    }
-    const data: WebhookEventRow[] = [];
-    let hasMore = false;
-    for (let index = start; index >= 0; index -= 1) {
-      const event = this.#state.events.get(order[index]!)!;
-      if (query.type !== undefined && event.type !== query.type) continue;
-      if (query.run_id !== undefined && event.run_id !== query.run_id) continue;
-      if (
-        query.delivery_status !== undefined &&
-        this.#deliveryStatus(event.id) !== query.delivery_status
-      )
-        continue;
-      if (data.length === query.limit) {
-        hasMore = true;
-        break;
-      }
-      data.push(event);
-    }
-    return Promise.resolve({ data, has_more: hasMore });
-  }
-
+export function memoryWebhookTables(
+  state: MemoryWebhookState,
+  undo: () => UndoLog,
+): WebhookOperations {
   /** none, pending (any pending), failed (any failed, none pending), or delivered. */
-  #deliveryStatus(eventId: string): 'none' | 'pending' | 'delivered' | 'failed' {
-    const ids = this.#state.deliveriesByEvent.get(eventId) ?? [];
+  const deliveryStatus = (eventId: string): 'none' | 'pending' | 'delivered' | 'failed' => {
+    const ids = state.deliveriesByEvent.get(eventId) ?? [];
     const statuses = ids
-      .map((id) => this.#state.deliveries.get(id)!.status)
+      .map((id) => state.deliveries.get(id)!.status)
       .filter((status) => status !== 'cancelled');
     if (statuses.length === 0) return 'none';
     if (statuses.includes('pending')) return 'pending';
     if (statuses.includes('failed')) return 'failed';
     return 'delivered';
-  }
-
-  insertDeliveries(deliveries: readonly WebhookDeliveryRow[]): Promise<void> {
-    for (const delivery of deliveries) {
-      if (this.#state.deliveries.has(delivery.id)) {
-        throw new StoreError('duplicate_key', `delivery ${delivery.id} exists`);
+  };
+  return {
+    insertWebhookEndpoint(endpoint: WebhookEndpointRow): Promise<void> {
+      if (state.endpoints.has(endpoint.id)) {
+        throw new StoreError('duplicate_key', `webhook endpoint ${endpoint.id} exists`);
       }
-      this.#undo.set(this.#state.deliveries, delivery.id, delivery);
-      const byEvent = this.#state.deliveriesByEvent.get(delivery.event_id);
-      if (byEvent) this.#undo.push(byEvent, delivery.id);
-      else this.#undo.set(this.#state.deliveriesByEvent, delivery.event_id, [delivery.id]);
-      if (delivery.status === 'pending') this.#undo.set(this.#state.pending, delivery.id, delivery);
-    }
-    return Promise.resolve();
-  }
+      undo().set(state.endpoints, endpoint.id, endpoint);
+      const key = scopeKey(endpoint);
+      undo().set(state.endpointIds, key, [...(state.endpointIds.get(key) ?? []), endpoint.id]);
+      return Promise.resolve();
+    },
 
-  getDelivery(scope: Scope, id: string): Promise<WebhookDeliveryRow | undefined> {
-    const delivery = this.#state.deliveries.get(id);
-    return Promise.resolve(delivery && inScope(scope, delivery) ? delivery : undefined);
-  }
+    getWebhookEndpoint(scope: Scope, id: string): Promise<WebhookEndpointRow | undefined> {
+      const endpoint = state.endpoints.get(id);
+      return Promise.resolve(endpoint && inScope(scope, endpoint) ? endpoint : undefined);
+    },
 
-  listDeliveries(scope: Scope, eventId: string): Promise<WebhookDeliveryRow[]> {
-    const rows = (this.#state.deliveriesByEvent.get(eventId) ?? [])
-      .map((id) => this.#state.deliveries.get(id)!)
-      .filter((delivery) => inScope(scope, delivery))
-      .sort((a, b) => (a.endpoint_id < b.endpoint_id ? -1 : 1));
-    return Promise.resolve(rows);
-  }
+    listWebhookEndpoints(scope: Scope): Promise<WebhookEndpointRow[]> {
+      const ids = state.endpointIds.get(scopeKey(scope)) ?? [];
+      return Promise.resolve(ids.map((id) => state.endpoints.get(id)!));
+    },
 
-  updateDelivery(delivery: WebhookDeliveryRow, expectedAttempts: number): Promise<void> {
-    const current = this.#state.deliveries.get(delivery.id);
-    if (!current) throw new StoreError('not_found', `delivery ${delivery.id} does not exist`);
-    if (current.attempts !== expectedAttempts) {
-      throw new StoreError(
-        'version_conflict',
-        `delivery ${delivery.id} has ${current.attempts} attempts, not ${expectedAttempts}`,
-      );
-    }
-    this.#undo.set(this.#state.deliveries, delivery.id, delivery);
-    if (delivery.status === 'pending') this.#undo.set(this.#state.pending, delivery.id, delivery);
-    else this.#undo.delete(this.#state.pending, delivery.id);
-    return Promise.resolve();
-  }
+    updateWebhookEndpoint(endpoint: WebhookEndpointRow): Promise<void> {
+      const current = state.endpoints.get(endpoint.id);
+      if (!current || !inScope(endpoint, current)) {
+        throw new StoreError('not_found', `webhook endpoint ${endpoint.id} does not exist`);
+      }
+      undo().set(state.endpoints, endpoint.id, endpoint);
+      return Promise.resolve();
+    },
 
-  claimDeliveries(claim: WebhookClaim): Promise<WebhookDeliveryRow[]> {
-    // The `limit` earliest due ones, kept sorted while scanning: one pass, no full sort,
-    // so a large backlog (a receiver down for a day) does not make each claim O(n log n).
-    const earliest: WebhookDeliveryRow[] = [];
-    if (claim.limit <= 0) return Promise.resolve(earliest);
-    for (const delivery of this.#state.pending.values()) {
-      if (
-        delivery.environment !== claim.environment ||
-        delivery.next_attempt_at === null ||
-        delivery.next_attempt_at > claim.due_at ||
-        (delivery.lease_until !== null && delivery.lease_until > claim.lease_now)
-      )
-        continue;
-      if (earliest.length === claim.limit && byDueThenId(delivery, earliest.at(-1)!) >= 0) continue;
-      let index = earliest.length;
-      while (index > 0 && byDueThenId(delivery, earliest[index - 1]!) < 0) index -= 1;
-      earliest.splice(index, 0, delivery);
-      if (earliest.length > claim.limit) earliest.pop();
-    }
-    const claimed = earliest.map((delivery) => ({ ...delivery, lease_until: claim.lease_until }));
-    for (const delivery of claimed) {
-      this.#undo.set(this.#state.deliveries, delivery.id, delivery);
-      this.#undo.set(this.#state.pending, delivery.id, delivery);
-    }
-    return Promise.resolve(claimed);
-  }
+    deleteWebhookEndpoint(scope: Scope, id: string): Promise<void> {
+      const current = state.endpoints.get(id);
+      if (!current || !inScope(scope, current)) return Promise.resolve();
+      undo().delete(state.endpoints, id);
+      const key = scopeKey(scope);
+      const remaining = (state.endpointIds.get(key) ?? []).filter((other) => other !== id);
+      undo().set(state.endpointIds, key, remaining);
+      return Promise.resolve();
+    },
 
-  nextAttempt(environment: RunEnvironment): Promise<string | undefined> {
-    let next: string | undefined;
-    for (const delivery of this.#state.pending.values()) {
-      const at = delivery.next_attempt_at;
-      if (delivery.environment === environment && at !== null && (next === undefined || at < next))
-        next = at;
-    }
-    return Promise.resolve(next);
-  }
+    insertWebhookEvents(events: readonly WebhookEventRow[]): Promise<void> {
+      for (const event of events) {
+        if (state.events.has(event.id)) {
+          throw new StoreError('duplicate_key', `event ${event.id} exists`);
+        }
+        const key = scopeKey(event);
+        let order = state.eventOrder.get(key);
+        if (!order) {
+          order = [];
+          undo().set(state.eventOrder, key, order);
+        }
+        undo().set(state.eventPosition, event.id, order.length);
+        undo().push(order, event.id);
+        undo().set(state.events, event.id, event);
+      }
+      return Promise.resolve();
+    },
 
-  appendAttempt(attempt: WebhookAttemptRow): Promise<void> {
-    const attempts = this.#state.attempts.get(attempt.delivery_id);
-    if (attempts?.some((row) => row.attempt === attempt.attempt)) {
-      throw new StoreError(
-        'duplicate_key',
-        `attempt ${attempt.attempt} of ${attempt.delivery_id} exists`,
-      );
-    }
-    if (attempts) this.#undo.push(attempts, attempt);
-    else this.#undo.set(this.#state.attempts, attempt.delivery_id, [attempt]);
-    return Promise.resolve();
-  }
+    getWebhookEvent(scope: Scope, id: string): Promise<WebhookEventRow | undefined> {
+      const event = state.events.get(id);
+      return Promise.resolve(event && inScope(scope, event) ? event : undefined);
+    },
 
-  listAttempts(deliveryId: string): Promise<WebhookAttemptRow[]> {
-    return Promise.resolve([...(this.#state.attempts.get(deliveryId) ?? [])]);
-  }
+    listWebhookEvents(scope: Scope, query: WebhookEventQuery): Promise<Page<WebhookEventRow>> {
+      const order = state.eventOrder.get(scopeKey(scope)) ?? [];
+      let start = order.length - 1;
+      if (query.starting_after !== undefined) {
+        const cursor = state.events.get(query.starting_after);
+        const position = state.eventPosition.get(query.starting_after);
+        // A cursor outside this scope yields an empty page.
+        start = cursor && position !== undefined && inScope(scope, cursor) ? position - 1 : -1;
+      }
+      const data: WebhookEventRow[] = [];
+      let hasMore = false;
+      for (let index = start; index >= 0; index -= 1) {
+        const event = state.events.get(order[index]!)!;
+        if (query.type !== undefined && event.type !== query.type) continue;
+        if (query.run_id !== undefined && event.run_id !== query.run_id) continue;
+        if (
+          query.delivery_status !== undefined &&
+          deliveryStatus(event.id) !== query.delivery_status
+        )
+          continue;
+        if (data.length === query.limit) {
+          hasMore = true;
+          break;
+        }
+        data.push(event);
+      }
+      return Promise.resolve({ data, has_more: hasMore });
+    },
+
+    insertWebhookDeliveries(deliveries: readonly WebhookDeliveryRow[]): Promise<void> {
+      for (const delivery of deliveries) {
+        if (state.deliveries.has(delivery.id)) {
+          throw new StoreError('duplicate_key', `delivery ${delivery.id} exists`);
+        }
+        undo().set(state.deliveries, delivery.id, delivery);
+        const byEvent = state.deliveriesByEvent.get(delivery.event_id);
+        if (byEvent) undo().push(byEvent, delivery.id);
+        else undo().set(state.deliveriesByEvent, delivery.event_id, [delivery.id]);
+        if (delivery.status === 'pending') undo().set(state.pending, delivery.id, delivery);
+      }
+      return Promise.resolve();
+    },
+
+    getWebhookDelivery(scope: Scope, id: string): Promise<WebhookDeliveryRow | undefined> {
+      const delivery = state.deliveries.get(id);
+      return Promise.resolve(delivery && inScope(scope, delivery) ? delivery : undefined);
+    },
+
+    listWebhookDeliveries(scope: Scope, eventId: string): Promise<WebhookDeliveryRow[]> {
+      const rows = (state.deliveriesByEvent.get(eventId) ?? [])
+        .map((id) => state.deliveries.get(id)!)
+        .filter((delivery) => inScope(scope, delivery))
+        .sort((a, b) => (a.endpoint_id < b.endpoint_id ? -1 : 1));
+      return Promise.resolve(rows);
+    },
+
+    updateWebhookDelivery(delivery: WebhookDeliveryRow, expectedAttempts: number): Promise<void> {
+      const current = state.deliveries.get(delivery.id);
+      if (!current) throw new StoreError('not_found', `delivery ${delivery.id} does not exist`);
+      if (current.attempts !== expectedAttempts) {
+        throw new StoreError(
+          'version_conflict',
+          `delivery ${delivery.id} has ${current.attempts} attempts, not ${expectedAttempts}`,
+        );
+      }
+      undo().set(state.deliveries, delivery.id, delivery);
+      if (delivery.status === 'pending') undo().set(state.pending, delivery.id, delivery);
+      else undo().delete(state.pending, delivery.id);
+      return Promise.resolve();
+    },
+
+    claimWebhookDeliveries(claim: WebhookClaim): Promise<WebhookDeliveryRow[]> {
+      // The `limit` earliest due ones, kept sorted while scanning: one pass, no full sort,
+      // so a large backlog (a receiver down for a day) does not make each claim O(n log n).
+      const earliest: WebhookDeliveryRow[] = [];
+      if (claim.limit <= 0) return Promise.resolve(earliest);
+      for (const delivery of state.pending.values()) {
+        if (
+          delivery.environment !== claim.environment ||
+          delivery.next_attempt_at === null ||
+          delivery.next_attempt_at > claim.due_at ||
+          (delivery.lease_until !== null && delivery.lease_until > claim.lease_now)
+        )
+          continue;
+        if (earliest.length === claim.limit && byDueThenId(delivery, earliest.at(-1)!) >= 0)
+          continue;
+        let index = earliest.length;
+        while (index > 0 && byDueThenId(delivery, earliest[index - 1]!) < 0) index -= 1;
+        earliest.splice(index, 0, delivery);
+        if (earliest.length > claim.limit) earliest.pop();
+      }
+      const claimed = earliest.map((delivery) => ({ ...delivery, lease_until: claim.lease_until }));
+      for (const delivery of claimed) {
+        undo().set(state.deliveries, delivery.id, delivery);
+        undo().set(state.pending, delivery.id, delivery);
+      }
+      return Promise.resolve(claimed);
+    },
+
+    nextWebhookAttempt(environment: RunEnvironment): Promise<string | undefined> {
+      let next: string | undefined;
+      for (const delivery of state.pending.values()) {
+        const at = delivery.next_attempt_at;
+        if (
+          delivery.environment === environment &&
+          at !== null &&
+          (next === undefined || at < next)
+        )
+          next = at;
+      }
+      return Promise.resolve(next);
+    },
+
+    appendWebhookAttempt(attempt: WebhookAttemptRow): Promise<void> {
+      const attempts = state.attempts.get(attempt.delivery_id);
+      if (attempts?.some((row) => row.attempt === attempt.attempt)) {
+        throw new StoreError(
+          'duplicate_key',
+          `attempt ${attempt.attempt} of ${attempt.delivery_id} exists`,
+        );
+      }
+      if (attempts) undo().push(attempts, attempt);
+      else undo().set(state.attempts, attempt.delivery_id, [attempt]);
+      return Promise.resolve();
+    },
+
+    listWebhookAttempts(deliveryId: string): Promise<WebhookAttemptRow[]> {
+      return Promise.resolve([...(state.attempts.get(deliveryId) ?? [])]);
+    },
+  };
 }

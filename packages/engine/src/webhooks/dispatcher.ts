@@ -1,6 +1,6 @@
 import type { RunEnvironment } from '@programrun/dsl';
-import { systemClock, type Clock } from '../clock.js';
-import type { WebhookDeliveryRow } from '../store/webhook-rows.js';
+import { systemClock, type Clock } from '../time/clock.js';
+import type { WebhookDeliveryRow } from '../store/webhook-spec.js';
 import type { Resolver } from './delivery/guarded-lookup.js';
 import { createWebhookAgents, sendWebhook } from './delivery/send-webhook.js';
 import { signatureHeader } from './webhook-secret.js';
@@ -24,7 +24,7 @@ export interface WebhookDispatcherOptions {
   readonly onError?: (error: unknown) => void;
 }
 
-/** Delivers the outbox: in the background (`start`) or until nothing is due (`drain`). */
+/** Delivers the webhook delivery queue: in the background (`start`) or until nothing is due (`drain`). */
 export interface WebhookDispatcher {
   /** Starts delivering in the background: at once when events are queued, and on a poll. */
   start(): void;
@@ -37,7 +37,7 @@ export interface WebhookDispatcher {
 const ENVIRONMENTS: readonly RunEnvironment[] = ['live', 'test'];
 
 /**
- * A dispatcher for an engine's webhook outbox. Requests run with bounded concurrency and a
+ * A dispatcher for an engine's webhook deliveries. Requests run with bounded concurrency and a
  * timeout each, apart from run processing, so a slow or dead receiver never slows runs.
  * Each delivery is POSTed with Standard Webhooks headers: `webhook-id` (the event id, the
  * same on every retry), `webhook-timestamp` and `webhook-signature` (one `v1,` HMAC per
@@ -55,7 +55,7 @@ export function createWebhookDispatcher(
   engine: { readonly webhooks: Webhooks },
   options: WebhookDispatcherOptions = {},
 ): WebhookDispatcher {
-  const { outbox } = engine.webhooks;
+  const queue = engine.webhooks.deliveries;
   const concurrency = options.concurrency ?? 16;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const pollIntervalMs = options.pollIntervalMs ?? 500;
@@ -73,7 +73,7 @@ export function createWebhookDispatcher(
   let unsubscribe: (() => void) | undefined;
 
   async function deliver(delivery: WebhookDeliveryRow): Promise<void> {
-    const prepared = await outbox.prepare(delivery);
+    const prepared = await queue.prepare(delivery);
     if (!prepared) return;
     const startedAt = clock.now();
     const timestamp = Math.floor(startedAt.getTime() / 1000);
@@ -88,11 +88,11 @@ export function createWebhookDispatcher(
       body: prepared.body,
       timeoutMs,
       environment: delivery.environment,
-      allowLoopback: outbox.allowLoopback,
+      allowLoopback: queue.allowLoopback,
       agents,
       ...(options.resolve ? { resolve: options.resolve } : {}),
     });
-    await outbox.settle(prepared.delivery, {
+    await queue.settle(prepared.delivery, {
       startedAt,
       status: result.status,
       latencyMs: result.latencyMs,
@@ -118,7 +118,7 @@ export function createWebhookDispatcher(
       const free = concurrency - inFlight.size;
       if (free <= 0 || stopped) break;
       const now = clock.now();
-      const rows = await outbox.claim(environment, free, now, new Date(now.getTime() + leaseMs));
+      const rows = await queue.claim(environment, free, now, new Date(now.getTime() + leaseMs));
       for (const row of rows) launch(row);
       claimed += rows.length;
     }
@@ -148,7 +148,7 @@ export function createWebhookDispatcher(
     start() {
       if (started || stopped) return;
       started = true;
-      unsubscribe = outbox.subscribe(() => setImmediate(kick));
+      unsubscribe = queue.subscribe(() => setImmediate(kick));
       poll = setInterval(kick, pollIntervalMs);
       poll.unref();
       kick();

@@ -5,7 +5,7 @@ import type {
   WebhookDisabledReason,
   WebhookEndpointRow,
   WebhookEventRow,
-} from '../store/webhook-rows.js';
+} from '../store/webhook-spec.js';
 import type { WebhookEvent } from './webhook-event.js';
 import { activeSecrets } from './webhook-secret.js';
 

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { WebhookSecretRow } from '../store/webhook-rows.js';
+import type { WebhookSecretRow } from '../store/webhook-spec.js';
 
 const SECRET_PREFIX = 'whsec_';
 

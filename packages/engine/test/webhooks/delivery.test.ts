@@ -87,7 +87,7 @@ async function allEvents(engine: Engine, scope: Scope): Promise<EventRecord[]> {
 async function driveRetries(h: Harness, scope: Scope, until: Date): Promise<void> {
   await h.dispatcher.drain();
   for (let round = 0; round < 10_000; round += 1) {
-    const next = await h.engine.webhooks.outbox.nextAttemptAt(scope.environment);
+    const next = await h.engine.webhooks.deliveries.nextAttemptAt(scope.environment);
     if (next === undefined || new Date(next) > until) break;
     if (new Date(next) > h.clock.now()) h.clock.advanceTo(new Date(next));
     await h.dispatcher.drain();

@@ -1,5 +1,5 @@
-import { canonicalDigest } from '@programrun/evidence';
-import type { IdempotencyRecord, Scope, StoreTransactionV1, StoreV1 } from '@programrun/engine';
+import { canonicalDigest, type JsonObject } from '@programrun/evidence';
+import type { IdempotencyRecord, Scope, Transaction } from '@programrun/engine';
 import { rememberResponseText, responseText } from '../body-cache.js';
 import { HttpError } from '../errors/http-error.js';
 
@@ -7,15 +7,14 @@ import { HttpError } from '../errors/http-error.js';
 export interface IdempotencyPolicy {
   /** How long a completed response is replayed. @default 24 hours */
   readonly retentionMs: number;
-  /** How long an in-flight request holds its key before another may take it over. @default 60 s */
-  readonly lockMs: number;
-  /** Wall clock for retention and locks. */
+  /** How often expired records are purged, at most (on the back of a request). @default 10 minutes */
+  readonly purgeEveryMs: number;
+  /** Wall clock for retention and purging. */
   readonly now: () => Date;
 }
 
-/** The idempotent request being processed. */
+/** The idempotent request being answered. */
 export interface IdempotentRequest {
-  readonly store: StoreV1;
   readonly scope: Scope;
   readonly key: string;
   readonly method: string;
@@ -23,6 +22,15 @@ export interface IdempotentRequest {
   readonly body: unknown;
   /** `Request-Id` of this request, kept with the stored response. */
   readonly requestId: string;
+}
+
+/** What the store keeps under a key: the response, replayed byte for byte. */
+export interface StoredResponse {
+  readonly status: number;
+  readonly body: string;
+  readonly content_type: string;
+  /** `Request-Id` of the request that produced it (replays send it as `Original-Request-Id`). */
+  readonly request_id: string;
 }
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -73,10 +81,8 @@ function problemCode(body: string): string | undefined {
   }
 }
 
-type StoredResponse = NonNullable<IdempotencyRecord['response']>;
-
 /** Digest over what makes two requests "the same": method, path and canonical body. */
-function fingerprintOf(request: Omit<IdempotentRequest, 'store'>): string {
+export function fingerprintOf(request: IdempotentRequest): string {
   return canonicalDigest({
     method: request.method,
     path: request.path,
@@ -85,19 +91,15 @@ function fingerprintOf(request: Omit<IdempotentRequest, 'store'>): string {
 }
 
 /**
- * Reads the key's record inside `tx` (PostgreSQL holds the key's lock until commit):
- * the stored answer to replay, or undefined when this request may run. Throws
- * `idempotency_key_reused` for another request under the key and
- * `idempotency_key_in_use` while the key's first request is still running.
+ * The stored answer to replay, or undefined when this request is the key's first. Throws
+ * `idempotency_key_reused` for another request under the key. A record still `in_flight`
+ * (written by an earlier version's two-step protocol) is in use until its lock ends.
  */
-async function claimableAnswer(
-  tx: StoreTransactionV1,
-  scope: Scope,
-  key: string,
+export function replayable(
+  existing: IdempotencyRecord | undefined,
   fingerprint: string,
   now: Date,
-): Promise<StoredResponse | undefined> {
-  const existing = await tx.getIdempotencyRecord(scope, key);
+): StoredResponse | undefined {
   const live = existing && existing.expires_at > now.toISOString() ? existing : undefined;
   if (live && live.fingerprint !== fingerprint) {
     throw new HttpError(
@@ -105,7 +107,8 @@ async function claimableAnswer(
       'This Idempotency-Key was used for a different request; use a new key for a new request.',
     );
   }
-  if (live?.state === 'completed' && live.response) return live.response;
+  if (live?.state === 'completed' && live.response)
+    return live.response as unknown as StoredResponse;
   if (live?.state === 'in_flight' && live.locked_until > now.toISOString()) {
     throw new HttpError(
       'idempotency_key_in_use',
@@ -117,7 +120,7 @@ async function claimableAnswer(
 }
 
 /** The stored answer sent again, marked `Idempotent-Replayed: true`. */
-function replayOf(stored: StoredResponse): Response {
+export function replayOf(stored: StoredResponse): Response {
   return rememberResponseText(
     new Response(stored.body, {
       status: stored.status,
@@ -132,26 +135,27 @@ function replayOf(stored: StoredResponse): Response {
 }
 
 /** The record that replays `response` (its text already read) for the retention period. */
-function completedRecord(
-  request: Omit<IdempotentRequest, 'store'>,
+export function completedRecord(
+  request: IdempotentRequest,
   fingerprint: string,
   response: Response,
   body: string,
   policy: IdempotencyPolicy,
 ): IdempotencyRecord {
   const now = policy.now();
+  const stored: StoredResponse = {
+    status: response.status,
+    body,
+    content_type: response.headers.get('content-type') ?? 'application/json',
+    request_id: request.requestId,
+  };
   return {
     account: request.scope.account,
     environment: request.scope.environment,
     key: request.key,
     fingerprint,
     state: 'completed',
-    response: {
-      status: response.status,
-      body,
-      content_type: response.headers.get('content-type') ?? 'application/json',
-      request_id: request.requestId,
-    },
+    response: stored as unknown as JsonObject,
     locked_until: now.toISOString(),
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + policy.retentionMs).toISOString(),
@@ -159,97 +163,33 @@ function completedRecord(
 }
 
 /**
- * Runs `work` at most once per key (IETF Idempotency-Key draft): a retry of the same
- * request replays the stored status and body with `Idempotent-Replayed: true`; the same
- * key with another request is 422; a key whose first request still runs is 409.
- * Validation failures and server errors are not stored, so they can be retried.
- *
- * `work` runs between two short transactions (claim, then completion), so it may take
- * transactions of its own. When the work is one store transaction, prefer
- * {@link answerIdempotentlyWithin}: one transaction, no in-flight window.
- *
- * @example
- * ```ts
- * return withIdempotency({ store, scope, key, method, path, body }, policy, () => createRun());
- * ```
- */
-export async function withIdempotency(
-  request: IdempotentRequest,
-  policy: IdempotencyPolicy,
-  work: () => Promise<Response>,
-): Promise<Response> {
-  const { store, scope, key } = request;
-  const fingerprint = fingerprintOf(request);
-  const replay = await store.transaction(async (tx) => {
-    const now = policy.now();
-    const stored = await claimableAnswer(tx, scope, key, fingerprint, now);
-    if (stored) return stored;
-    await tx.putIdempotencyRecord({
-      account: scope.account,
-      environment: scope.environment,
-      key,
-      fingerprint,
-      state: 'in_flight',
-      response: null,
-      locked_until: new Date(now.getTime() + policy.lockMs).toISOString(),
-      created_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + policy.retentionMs).toISOString(),
-    });
-    return undefined;
-  });
-  if (replay) return replayOf(replay);
-
-  let response: Response;
-  try {
-    response = await work();
-  } catch (error) {
-    await store.transaction((tx) => tx.deleteIdempotencyRecord(scope, key));
-    throw error;
-  }
-  if (!isFinalOutcome(response.status)) {
-    await store.transaction((tx) => tx.deleteIdempotencyRecord(scope, key));
-    return response;
-  }
-  const body = await responseText(response);
-  if (response.status === 409 && TRANSIENT_CONFLICTS.has(problemCode(body) ?? '')) {
-    await store.transaction((tx) => tx.deleteIdempotencyRecord(scope, key));
-    return rememberResponseText(
-      new Response(body, { status: response.status, headers: response.headers }),
-      body,
-    );
-  }
-  await store.transaction((tx) =>
-    tx.putIdempotencyRecord(completedRecord(request, fingerprint, response, body, policy)),
-  );
-  // The body was read from our own text (not the stream), so the response is still whole.
-  return response;
-}
-
-/**
- * The Idempotency-Key protocol inside a transaction the caller already holds (such as
- * `engine.createRunWithin`): the key's record is read, `work` runs, and its answer is
- * stored before the same commit, so a run and its replayable answer exist together or
- * not at all. A concurrent request with the key waits for the commit and then replays.
+ * The Idempotency-Key protocol (IETF draft) in one store transaction: the key's record is
+ * locked and read, `work` runs, and its answer is stored before the same commit. So an
+ * operation and its replayable answer exist together or not at all, and a concurrent
+ * request with the key waits for the commit and then replays it: there is no in-flight
+ * claim that could expire and be taken over. The same key with another request is 422.
  * Anything `work` throws rolls everything back and stores nothing; a non-final answer
- * (4xx other than 409, 5xx) is returned without being stored.
+ * (4xx other than 409, 5xx, `concurrent_update`) is returned without being stored.
  *
  * @example
  * ```ts
- * return engine.createRunWithin(scope, (tx, create) =>
- *   answerIdempotentlyWithin(tx, { scope, key, method, path, body, requestId }, policy, async () =>
- *     jsonResponse(201, (await create(runRequest)).run),
+ * return engine.unitOfWork(scope, (uow) =>
+ *   answerIdempotently(uow, { scope, key, method, path, body, requestId }, policy, async () =>
+ *     jsonResponse(201, (await uow.createRun(prepared)).run),
  *   ),
  * );
  * ```
  */
-export async function answerIdempotentlyWithin(
-  tx: StoreTransactionV1,
-  request: Omit<IdempotentRequest, 'store'>,
+export async function answerIdempotently(
+  transaction: Transaction,
+  request: IdempotentRequest,
   policy: IdempotencyPolicy,
   work: () => Promise<Response>,
 ): Promise<Response> {
+  const { tx } = transaction;
   const fingerprint = fingerprintOf(request);
-  const stored = await claimableAnswer(tx, request.scope, request.key, fingerprint, policy.now());
+  const existing = await tx.lockIdempotencyRecord(request.scope, request.key);
+  const stored = replayable(existing, fingerprint, policy.now());
   if (stored) return replayOf(stored);
   const response = await work();
   if (!isFinalOutcome(response.status)) return response;

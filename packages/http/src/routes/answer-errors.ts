@@ -1,11 +1,17 @@
+import { isStoreError } from '@programrun/engine';
 import { rememberResponseText } from '../body-cache.js';
 import { toProblem } from '../errors/problem-response.js';
 import { HttpError } from '../errors/http-error.js';
 import type { RouteContext } from '../router.js';
 
+/** Store errors a unit of work retries whole: they must reach it, not become answers. */
+const retriedByTheUnitOfWork = (error: unknown): boolean =>
+  isStoreError(error, 'version_conflict') || isStoreError(error, 'duplicate_key');
+
 /**
  * Runs `work` and turns any error into its problem+json response, so idempotency can
- * store decided outcomes (such as a 409) like successes.
+ * store decided outcomes (such as a 409) like successes. Conflicts a unit of work retries
+ * are rethrown to it.
  *
  * @example
  * ```ts
@@ -19,6 +25,7 @@ export async function answerErrors(
   try {
     return await work();
   } catch (error) {
+    if (retriedByTheUnitOfWork(error)) throw error;
     return problemResponse(error, context.requestId);
   }
 }

@@ -59,14 +59,15 @@ export const eventRoutes: readonly Route[] = [
   {
     method: 'POST',
     path: '/v1/events/:id/redeliver',
-    handle: postRoute(false, async ({ engine, principal, params }, body) => {
-      const input = parseBody(redeliverBodySchema, body);
-      return jsonResponse(200, {
-        object: 'list',
-        url: `/v1/events/${params.id!}/redeliver`,
-        data: await engine.webhooks.redeliver(principal, params.id!, input),
-        has_more: false,
-      });
-    }),
+    handle: postRoute(
+      { keyRequired: false, parse: (body) => parseBody(redeliverBodySchema, body) },
+      async (uow, input, { params }) =>
+        jsonResponse(200, {
+          object: 'list',
+          url: `/v1/events/${params.id!}/redeliver`,
+          data: await uow.webhooks.redeliver(uow.scope, params.id!, input),
+          has_more: false,
+        }),
+    ),
   },
 ];

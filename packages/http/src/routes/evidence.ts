@@ -1,27 +1,25 @@
 import { EVIDENCE_PAYLOAD_TYPE } from '@programrun/evidence';
 import { jsonResponse } from '../json-response.js';
-import { readJsonBody } from '../request-body.js';
 import { accessRequestBodySchema, parseBody } from '../request-schemas.js';
 import type { Route } from '../router.js';
-import { answerErrors } from './answer-errors.js';
-import { idempotentRoute } from './idempotent.js';
+import { postRoute } from './post-route.js';
 
 /** Request-access leads, evidence export and the public evidence keys. */
 export const evidenceRoutes: readonly Route[] = [
   {
     method: 'POST',
     path: '/v1/access-requests',
-    handle: async (context) => {
-      const { request, principal, engine, maxBodyBytes } = context;
-      const body = await readJsonBody(request, { maxBytes: maxBodyBytes });
-      return idempotentRoute(context, body, { required: false }, () =>
-        answerErrors(context, async () => {
-          const parsed = parseBody(accessRequestBodySchema, body);
-          const { accessRequest, created } = await engine.createAccessRequest(principal, parsed);
-          return jsonResponse(created ? 201 : 200, accessRequest);
-        }),
-      );
-    },
+    handle: postRoute(
+      {
+        keyRequired: false,
+        allowEmpty: false,
+        parse: (body) => parseBody(accessRequestBodySchema, body),
+      },
+      async (uow, input) => {
+        const { accessRequest, created } = await uow.createAccessRequest(input);
+        return jsonResponse(created ? 201 : 200, accessRequest);
+      },
+    ),
   },
   {
     method: 'GET',

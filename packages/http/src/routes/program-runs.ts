@@ -1,12 +1,10 @@
 import type { RunStatus } from '@programrun/engine';
 import { HttpError } from '../errors/http-error.js';
 import { jsonResponse } from '../json-response.js';
-import { readJsonBody } from '../request-body.js';
 import { createRunBodySchema, parseBody } from '../request-schemas.js';
-import type { Route, RouteContext } from '../router.js';
-import { answerErrors } from './answer-errors.js';
+import type { Route } from '../router.js';
+import { postRoute } from './post-route.js';
 import { invalidQuery, pageLimit } from './list-query.js';
-import { answerIdempotentlyWithin, idempotencyKeyOf } from '../idempotency/idempotency.js';
 
 const RUN_STATUSES = new Set([
   'pending',
@@ -81,31 +79,24 @@ function listQuery(url: URL) {
 }
 
 /**
- * `POST /v1/program-runs`: the Idempotency-Key check, the creation and the stored answer
- * share one store transaction, so an acknowledged run always has its replayable answer.
+ * `POST /v1/program-runs`: the body and inputs are checked before the transaction; the
+ * Idempotency-Key check, the creation and the stored answer share one store transaction,
+ * so an acknowledged run always has its replayable answer.
  */
-async function createRun(context: RouteContext): Promise<Response> {
-  const { request, principal, engine } = context;
-  const body = await readJsonBody(request, { maxBytes: context.maxBodyBytes });
-  const key = idempotencyKeyOf(request, { required: true })!;
-  const idempotent = {
-    scope: principal,
-    key,
-    method: request.method,
-    path: context.url.pathname,
-    body,
-    requestId: context.requestId,
-  };
-  return answerErrors(context, () =>
-    engine.createRunWithin(principal, (tx, create) =>
-      answerIdempotentlyWithin(tx, idempotent, context.idempotency, async () => {
-        const parsed = parseBody(createRunBodySchema, body);
-        const { run, created } = await create({ ...parsed, idempotency_key: key });
-        return jsonResponse(created ? 201 : 200, run);
+const createRun = postRoute(
+  {
+    keyRequired: true,
+    parse: (body, { engine, principal, request }) =>
+      engine.prepareRun(principal, {
+        ...parseBody(createRunBodySchema, body),
+        idempotency_key: request.headers.get('idempotency-key'),
       }),
-    ),
-  );
-}
+  },
+  async (uow, prepared) => {
+    const { run, created } = await uow.createRun(prepared);
+    return jsonResponse(created ? 201 : 200, run);
+  },
+);
 
 /** `/v1/program-runs`: create, list, read, and a run's lifecycle records. */
 export const programRunRoutes: readonly Route[] = [

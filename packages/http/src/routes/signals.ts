@@ -1,7 +1,6 @@
 import type { Signal } from '@programrun/engine';
 import type { JsonObject } from '@programrun/evidence';
 import { jsonResponse } from '../json-response.js';
-import { readJsonBody } from '../request-body.js';
 import {
   approvalBodySchema,
   cancelBodySchema,
@@ -9,28 +8,28 @@ import {
   parseBody,
 } from '../request-schemas.js';
 import type { Route, RouteContext } from '../router.js';
-import { answerErrors } from './answer-errors.js';
-import { idempotentRoute } from './idempotent.js';
+import { postRoute } from './post-route.js';
 
 /**
- * Reads the body, honours an optional Idempotency-Key, and applies the signal. A
- * duplicate of what is already recorded answers 200 with the run unchanged, so partners
- * may retry callbacks freely.
+ * Checks the body, honours an optional Idempotency-Key, and applies the signal in one
+ * unit of work. A duplicate of what is already recorded answers 200 with the run
+ * unchanged, so partners may retry callbacks freely.
  */
 function signalRoute(
   toSignal: (body: Record<string, unknown>, context: RouteContext) => Signal,
   allowEmpty = false,
 ) {
-  return async (context: RouteContext): Promise<Response> => {
-    const { request, principal, engine, params } = context;
-    const body = await readJsonBody(request, { maxBytes: context.maxBodyBytes, allowEmpty });
-    const apply = () =>
-      answerErrors(context, async () => {
-        const { run } = await engine.signal(principal, params.id!, toSignal(body, context));
-        return jsonResponse(200, run);
-      });
-    return idempotentRoute(context, body, { required: false }, apply);
-  };
+  return postRoute(
+    {
+      keyRequired: false,
+      allowEmpty,
+      parse: (body, context) => toSignal(body as Record<string, unknown>, context),
+    },
+    async (uow, signal, { params }) => {
+      const { run } = await uow.signal(params.id!, signal);
+      return jsonResponse(200, run);
+    },
+  );
 }
 
 /** Approvals, partner callbacks and cancellation of a run. */

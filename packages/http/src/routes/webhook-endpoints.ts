@@ -13,10 +13,10 @@ export const webhookEndpointRoutes: readonly Route[] = [
   {
     method: 'POST',
     path: '/v1/webhook-endpoints',
-    handle: postRoute(true, async ({ engine, principal }, body) => {
-      const input = parseBody(createWebhookEndpointBodySchema, body);
-      return jsonResponse(201, await engine.webhooks.createEndpoint(principal, input));
-    }),
+    handle: postRoute(
+      { keyRequired: true, parse: (body) => parseBody(createWebhookEndpointBodySchema, body) },
+      async (uow, input) => jsonResponse(201, await uow.webhooks.createEndpoint(uow.scope, input)),
+    ),
   },
   {
     method: 'GET',
@@ -38,18 +38,20 @@ export const webhookEndpointRoutes: readonly Route[] = [
   {
     method: 'POST',
     path: '/v1/webhook-endpoints/:id',
-    handle: postRoute(false, async ({ engine, principal, params }, body) => {
-      const input = parseBody(updateWebhookEndpointBodySchema, body);
-      return jsonResponse(200, await engine.webhooks.updateEndpoint(principal, params.id!, input));
-    }),
+    handle: postRoute(
+      { keyRequired: false, parse: (body) => parseBody(updateWebhookEndpointBodySchema, body) },
+      async (uow, input, { params }) =>
+        jsonResponse(200, await uow.webhooks.updateEndpoint(uow.scope, params.id!, input)),
+    ),
   },
   {
     method: 'POST',
     path: '/v1/webhook-endpoints/:id/rotate-secret',
-    handle: postRoute(false, async ({ engine, principal, params }, body) => {
-      const input = parseBody(rotateSecretBodySchema, body);
-      return jsonResponse(200, await engine.webhooks.rotateSecret(principal, params.id!, input));
-    }),
+    handle: postRoute(
+      { keyRequired: false, parse: (body) => parseBody(rotateSecretBodySchema, body) },
+      async (uow, input, { params }) =>
+        jsonResponse(200, await uow.webhooks.rotateSecret(uow.scope, params.id!, input)),
+    ),
   },
   {
     method: 'DELETE',

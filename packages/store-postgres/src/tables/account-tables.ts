@@ -19,7 +19,7 @@ type AccountTables = Pick<
   | 'getApiKey'
   | 'listApiKeys'
   | 'updateApiKey'
-  | 'getIssuerActivation'
+  | 'lockIssuerActivation'
   | 'putIssuerActivation'
   | 'listIssuerActivations'
   | 'insertAccessRequest'
@@ -123,7 +123,7 @@ export function accountTables(sql: SqlExecutor, schema: string): AccountTables {
       if (rowCount !== 1) throw new StoreError('not_found', `api key ${key.id} does not exist`);
     },
 
-    async getIssuerActivation(account: string, scenario: string) {
+    async lockIssuerActivation(account: string, scenario: string) {
       await lockActivation(account, scenario);
       const { rows } = await sql.query<IssuerActivationRow>(
         `SELECT ${ACTIVATION_COLUMNS} FROM ${schema}.issuer_activations

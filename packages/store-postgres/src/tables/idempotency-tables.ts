@@ -3,7 +3,7 @@ import type { SqlExecutor } from '../sql/sql-database.js';
 
 type IdempotencyTables = Pick<
   StoreTransactionV1,
-  | 'getIdempotencyRecord'
+  | 'lockIdempotencyRecord'
   | 'putIdempotencyRecord'
   | 'deleteIdempotencyRecord'
   | 'purgeIdempotencyRecords'
@@ -25,7 +25,7 @@ const COLUMNS =
  */
 export function idempotencyTables(sql: SqlExecutor, schema: string): IdempotencyTables {
   return {
-    async getIdempotencyRecord(scope: Scope, key: string) {
+    async lockIdempotencyRecord(scope: Scope, key: string) {
       await sql.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
         `programrun:idempotency:${scope.account}:${scope.environment}:${key}`,
       ]);

@@ -4,7 +4,7 @@
 //   node --conditions=@programrun/source --import tsx test/support/host.ts
 // Environment: PROGRAMRUN_STORE, PROGRAMRUN_DATA_DIR, DATABASE_URL, PROGRAMRUN_POSTGRES_SCHEMA,
 // PROGRAMRUN_TEST_KEY and PROGRAMRUN_TEST_ACCOUNT (registered when absent), PORT (0 = any),
-// PROGRAMRUN_RESPONSE_DELAY_MS (simulated partners), PROGRAMRUN_IDEMPOTENCY_LOCK_MS.
+// PROGRAMRUN_RESPONSE_DELAY_MS (simulated partners).
 // Prints one JSON line when it listens: {"ready":true,"port":…,"pid":…}
 // SIGTERM stops it cleanly (store closed); SIGKILL is what the crash suite sends.
 import { createServer } from 'node:http';
@@ -42,7 +42,6 @@ const port = Number(environment.PORT ?? 0);
 const responseDelayMs = Number(environment.PROGRAMRUN_RESPONSE_DELAY_MS ?? 300);
 // How long a signal request holds its Idempotency-Key: short, so retries after a crash take
 // over within seconds (creations hold the key's lock only inside their transaction).
-const idempotencyLockMs = Number(environment.PROGRAMRUN_IDEMPOTENCY_LOCK_MS ?? 2_000);
 
 const scenarioDirectory = fileURLToPath(new URL('../../../../scenarios/', import.meta.url));
 const [opened, loaded] = await Promise.all([
@@ -83,9 +82,8 @@ dispatcher.start();
 
 const handler = createHandler({
   engine,
-  // The suites drive load on purpose; retries after a crash take over a key within seconds.
+  // The suites drive load on purpose.
   rateLimit: false,
-  idempotency: { lockMs: idempotencyLockMs },
 });
 const server = createServer(createNodeListener(handler));
 server.keepAliveTimeout = 1_000;

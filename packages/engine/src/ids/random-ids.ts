@@ -1,4 +1,4 @@
-import { sha256Digest } from '@programrun/evidence';
+import { deterministicId } from './deterministic-id.js';
 
 /** Makes the ids of new objects. */
 export interface IdGenerator {
@@ -73,16 +73,14 @@ export function randomIds(): IdGenerator {
  */
 export function seededIds(seed: string): IdGenerator {
   let counter = 0;
-  const next = (prefix: string) =>
-    `${prefix}_${sha256Digest(`${seed}:${(counter += 1)}`).slice(7, 31)}`;
+  const next = (prefix: string) => deterministicId(prefix, `${seed}:${(counter += 1)}`, 24);
   // Keys and endpoints count on their own, so creating them does not shift the ids of runs.
   let keyCounter = 0;
   let endpointCounter = 0;
   return {
     run: () => next('prun'),
     accessRequest: () => next('lead'),
-    apiKey: () => `key_${sha256Digest(`${seed}:key:${(keyCounter += 1)}`).slice(7, 31)}`,
-    webhookEndpoint: () =>
-      `we_${sha256Digest(`${seed}:endpoint:${(endpointCounter += 1)}`).slice(7, 31)}`,
+    apiKey: () => deterministicId('key', `${seed}:key:${(keyCounter += 1)}`, 24),
+    webhookEndpoint: () => deterministicId('we', `${seed}:endpoint:${(endpointCounter += 1)}`, 24),
   };
 }

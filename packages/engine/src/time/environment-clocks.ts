@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import type { Clock } from './clock.js';
 import type { Scope, StoreTransactionV1 } from '../store/store-v1.js';
 
 /**

@@ -5,10 +5,12 @@ import {
   type RunContext,
   type RunEnvironment,
 } from '@programrun/dsl';
-import { sha256Digest, type JsonObject } from '@programrun/evidence';
+import type { JsonObject } from '@programrun/evidence';
+import { partnerIdempotencyKey } from '../handoffs/partner-key.js';
+import { simulatedLatencyMs, type SandboxOptions } from '../handoffs/sandbox.js';
+import { deterministicId } from '../ids/deterministic-id.js';
 import type { PendingFact } from '../lifecycle/build-records.js';
-import type { TimerKind, TimerRow } from '../store/store-v1.js';
-import { simulatedLatencyMs, type SandboxOptions } from './sandbox-partners.js';
+import type { TimerKind, TimerRow } from '../store/timer-spec.js';
 
 /** What a transition's facts ask the engine to do besides recording them. */
 export interface TimerPlan {
@@ -29,19 +31,6 @@ export interface TimerPlanInput {
   readonly sandbox: SandboxOptions;
 }
 
-/**
- * The key the partner uses to deduplicate a handoff: `pik_` and 32 hex digits of
- * sha-256 over `<run id>:<step>:<attempt>`. Retries of the same attempt reuse it.
- *
- * @example
- * ```ts
- * partnerIdempotencyKey('prun_1', 'post_ledger', 1); // 'pik_…'
- * ```
- */
-export function partnerIdempotencyKey(runId: string, step: string, attempt: number): string {
-  return `pik_${sha256Digest(`${runId}:${step}:${attempt}`).slice(7, 39)}`;
-}
-
 const stringField = (data: JsonObject, field: string): string => {
   const value = data[field];
   if (typeof value !== 'string') throw new TypeError(`fact field ${field} must be a string`);
@@ -56,6 +45,13 @@ const numberField = (data: JsonObject, field: string): number => {
 /**
  * Schedules a durable timer for every deadline a transition opened (approval expiry,
  * handoff timeout, wait) and, in the test environment, the simulated partner's answer.
+ * Pure: the same facts at the same time give the same timers (ids derived from run, step,
+ * attempt and kind).
+ *
+ * @example
+ * ```ts
+ * const { facts, timers } = planTimers({ compiled, runId, account, environment: 'test', now, facts: result.facts, context, sandbox: {} });
+ * ```
  */
 export function planTimers(input: TimerPlanInput): TimerPlan {
   const { runId, now } = input;
@@ -69,7 +65,7 @@ export function planTimers(input: TimerPlanInput): TimerPlan {
   ): string => {
     const due = dueAt.toISOString();
     timers.push({
-      id: `tmr_${sha256Digest(`${runId}:${step}:${attempt}:${kind}`).slice(7, 39)}`,
+      id: deterministicId('tmr', `${runId}:${step}:${attempt}:${kind}`),
       run_id: runId,
       account: input.account,
       environment: input.environment,

@@ -1,5 +1,5 @@
 import type { CompiledScenario } from '@programrun/dsl';
-import { EngineError } from './errors.js';
+import { EngineError } from '../errors.js';
 
 /** The scenarios an engine runs, by id. */
 export interface ScenarioCatalogue {

@@ -1,5 +1,10 @@
 import type { RunEnvironment } from '@programrun/dsl';
-import type { Engine } from '../engine.js';
+
+/** What a scheduler drives: firing the due timers of an environment. */
+export interface TimerSource {
+  /** Fires every timer due in an environment; returns how many changed a run. */
+  runDueTimers(environment: RunEnvironment): Promise<number>;
+}
 
 /** Options of {@link startScheduler}. */
 export interface SchedulerOptions {
@@ -9,8 +14,6 @@ export interface SchedulerOptions {
   readonly environments?: readonly RunEnvironment[];
   /** Called when firing fails; the scheduler keeps going. @default console.error */
   readonly onError?: (error: unknown) => void;
-  /** How often expired Idempotency-Key records are purged (wall clock). @default 600000 */
-  readonly purgeEveryMs?: number;
 }
 
 /** A running scheduler. */
@@ -21,8 +24,8 @@ export interface Scheduler {
 
 /**
  * Fires due timers in the background on real time (what lets simulated partners answer on
- * their own in the reference server) and purges expired Idempotency-Key records. Ticks
- * never overlap.
+ * their own in the reference server). Ticks never overlap. Due times are read from the
+ * engine's clocks, so a virtual clock decides what is due; only the polling is wall-clock.
  *
  * @example
  * ```ts
@@ -30,28 +33,16 @@ export interface Scheduler {
  * process.on('SIGTERM', () => void scheduler.stop());
  * ```
  */
-export function startScheduler(engine: Engine, options: SchedulerOptions = {}): Scheduler {
+export function startScheduler(engine: TimerSource, options: SchedulerOptions = {}): Scheduler {
   const environments = options.environments ?? ['test', 'live'];
   const onError =
     options.onError ?? ((error: unknown) => console.error('programrun scheduler:', error));
   let running: Promise<void> = Promise.resolve();
   let stopped = false;
-  const purgeEveryMs = options.purgeEveryMs ?? 600_000;
-  let lastPurge = Date.now();
   const tick = async (): Promise<void> => {
     for (const environment of environments) {
       try {
         await engine.runDueTimers(environment);
-      } catch (error) {
-        onError(error);
-      }
-    }
-    if (Date.now() - lastPurge >= purgeEveryMs) {
-      lastPurge = Date.now();
-      try {
-        await engine.store.transaction((tx) =>
-          tx.purgeIdempotencyRecords(new Date().toISOString()),
-        );
       } catch (error) {
         onError(error);
       }

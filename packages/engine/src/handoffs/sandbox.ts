@@ -4,7 +4,8 @@ import {
   type RunContext,
   type RunEvent,
 } from '@programrun/dsl';
-import { sha256Digest, type JsonObject } from '@programrun/evidence';
+import type { JsonObject } from '@programrun/evidence';
+import { deterministicId } from '../ids/deterministic-id.js';
 
 /** How simulated counterparties behave in the test environment. */
 export interface SandboxOptions {
@@ -74,7 +75,7 @@ export function simulatedAnswer(
     // A simulated answer whose data cannot be computed is a failed execution, with the
     // reason in its data, rather than a confirmation missing the fields later steps read.
     outcome: data.ok ? 'confirmed' : 'failed',
-    reference: `sim_${sha256Digest(idempotencyKey).slice(7, 31)}`,
+    reference: deterministicId('sim', idempotencyKey, 24),
     data: (data.ok ? data.value : { error: `simulation.data ${data.error}` }) as JsonObject,
     attempt,
     at,

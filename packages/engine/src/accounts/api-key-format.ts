@@ -1,6 +1,6 @@
 import CRC32 from 'crc-32';
 import type { RunEnvironment } from '@programrun/dsl';
-import { randomBase62 } from '../ids.js';
+import { randomBase62 } from '../ids/random-ids.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** Random characters of a key: 32 base62 characters, about 190 bits. */

@@ -1,4 +1,5 @@
 import type { RunEnvironment } from '@programrun/dsl';
+import type { Page, Scope } from './run-spec.js';
 
 /** One signing secret of an endpoint; several are valid while a rotation overlaps. */
 export interface WebhookSecretRow {
@@ -115,4 +116,46 @@ export interface WebhookClaim {
   readonly lease_now: string;
   readonly lease_until: string;
   readonly limit: number;
+}
+
+/** Webhook endpoints, the events outbox, deliveries and their attempts. */
+export interface WebhookOperations {
+  /** Inserts an endpoint; throws `duplicate_key` when the id exists. */
+  insertWebhookEndpoint(endpoint: WebhookEndpointRow): Promise<void>;
+  getWebhookEndpoint(scope: Scope, id: string): Promise<WebhookEndpointRow | undefined>;
+  /** Endpoints of a scope, oldest first. */
+  listWebhookEndpoints(scope: Scope): Promise<WebhookEndpointRow[]>;
+  /** Replaces an endpoint that exists; throws `not_found` otherwise. */
+  updateWebhookEndpoint(endpoint: WebhookEndpointRow): Promise<void>;
+  /** Removes an endpoint; its deliveries stay (and are cancelled when next claimed). */
+  deleteWebhookEndpoint(scope: Scope, id: string): Promise<void>;
+
+  /** Appends events to the outbox; throws `duplicate_key` when an id exists. */
+  insertWebhookEvents(events: readonly WebhookEventRow[]): Promise<void>;
+  getWebhookEvent(scope: Scope, id: string): Promise<WebhookEventRow | undefined>;
+  /** Events of a scope, newest first (one run's events in descending sequence). */
+  listWebhookEvents(scope: Scope, query: WebhookEventQuery): Promise<Page<WebhookEventRow>>;
+
+  /** Inserts deliveries; throws `duplicate_key` when an id exists. */
+  insertWebhookDeliveries(deliveries: readonly WebhookDeliveryRow[]): Promise<void>;
+  getWebhookDelivery(scope: Scope, id: string): Promise<WebhookDeliveryRow | undefined>;
+  /** Deliveries of one event, by endpoint id. */
+  listWebhookDeliveries(scope: Scope, eventId: string): Promise<WebhookDeliveryRow[]>;
+  /**
+   * Replaces a delivery if its stored `attempts` is `expectedAttempts` (so two
+   * dispatchers never both record the same attempt); else throws `version_conflict`.
+   */
+  updateWebhookDelivery(delivery: WebhookDeliveryRow, expectedAttempts: number): Promise<void>;
+  /**
+   * Leases due pending deliveries of one environment whose lease is free, earliest due
+   * first (ties by id), setting `lease_until`; returns them as leased. Rows another
+   * transaction is claiming are skipped, not waited for.
+   */
+  claimWebhookDeliveries(claim: WebhookClaim): Promise<WebhookDeliveryRow[]>;
+  /** Earliest `next_attempt_at` of the environment's pending deliveries, if any. */
+  nextWebhookAttempt(environment: RunEnvironment): Promise<string | undefined>;
+  /** Keeps an attempt; throws `duplicate_key` when (delivery, attempt) exists. */
+  appendWebhookAttempt(attempt: WebhookAttemptRow): Promise<void>;
+  /** Attempts of a delivery, in order. */
+  listWebhookAttempts(deliveryId: string): Promise<WebhookAttemptRow[]>;
 }

@@ -1,14 +1,8 @@
-import { sha256Digest } from '@programrun/evidence';
-import type { LifecycleRecord } from '../lifecycle/lifecycle-record.js';
+import { deterministicId } from '../ids/deterministic-id.js';
 import type { Scope, StoreTransactionV1 } from '../store/store-v1.js';
-import type { WebhookDeliveryRow, WebhookEventRow } from '../store/webhook-rows.js';
-import { matchesEnabledEvents } from './event-filter.js';
-import {
-  webhookEventBody,
-  webhookEventOf,
-  type WebhookEvent,
-  type WebhookEventRun,
-} from './webhook-event.js';
+import type { WebhookDeliveryRow, WebhookEventRow } from '../store/webhook-spec.js';
+import { matchesEnabledEvents } from '../webhooks/event-filter.js';
+import { webhookEventBody, type WebhookEvent } from '../webhooks/webhook-event.js';
 
 /**
  * The deterministic id of the delivery of an event to an endpoint: one per pair.
@@ -19,7 +13,7 @@ import {
  * ```
  */
 export function deliveryId(eventId: string, endpointId: string): string {
-  return `wdl_${sha256Digest(`${eventId}:${endpointId}`).slice(7, 39)}`;
+  return deterministicId('wdl', `${eventId}:${endpointId}`);
 }
 
 /**
@@ -54,9 +48,9 @@ export function pendingDelivery(
 }
 
 /**
- * Writes events to the outbox inside the caller's transaction, with one pending delivery
- * per enabled endpoint of the scope that subscribes to each event's type (except
- * `excludeEndpoint`). Returns how many deliveries were queued.
+ * The write side of the transactional outbox: writes events inside the caller's
+ * transaction, with one pending delivery per enabled endpoint of the scope that subscribes
+ * to each event's type (except `excludeEndpoint`). Returns how many deliveries were queued.
  *
  * @example
  * ```ts
@@ -95,34 +89,4 @@ export async function enqueueEvents(
   }
   if (deliveries.length > 0) await tx.insertWebhookDeliveries(deliveries);
   return deliveries.length;
-}
-
-/**
- * Appends lifecycle records and, in the same transaction, their events to the outbox:
- * the one way the engine writes history, so no record exists without its event.
- *
- * @example
- * ```ts
- * await appendLifecycle(tx, scope, run, records, outbox);
- * ```
- */
-export async function appendLifecycle(
-  tx: StoreTransactionV1,
-  scope: Scope,
-  run: WebhookEventRun,
-  records: readonly LifecycleRecord[],
-  outbox: Outbox,
-): Promise<void> {
-  if (records.length === 0) return;
-  await tx.appendRecords(scope, records);
-  const events = records.map((record) => webhookEventOf(record, run, scope.environment));
-  if ((await enqueueEvents(tx, scope, events, outbox.dueAt(scope))) > 0) outbox.enqueued();
-}
-
-/** What the outbox needs from the engine: the time deliveries fall due, and a wake-up. */
-export interface Outbox {
-  /** Now on the scope's environment base clock (live clock, or the test base clock). */
-  dueAt(scope: Scope): string;
-  /** Called when deliveries were queued, so a dispatcher can start at once. */
-  enqueued(): void;
 }

@@ -1,11 +1,11 @@
 import type { RunEnvironment } from '@programrun/dsl';
 import { sha256Digest } from '@programrun/evidence';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../time/clock.js';
 import { EngineError } from '../errors.js';
-import type { IdGenerator } from '../ids.js';
+import type { IdGenerator } from '../ids/random-ids.js';
 import { isStoreError } from '../store/store-error.js';
 import type { ApiKeyRow, StoreV1 } from '../store/store-v1.js';
-import { assertAccountId } from '../account-id.js';
+import { assertAccountId } from './account-id.js';
 import { generateApiKey, parseApiKey } from './api-key-format.js';
 import { createAuthenticationCache } from './authentication-cache.js';
 import { constantTimeEqual } from './constant-time.js';

@@ -1,4 +1,4 @@
-import { EngineError } from './errors.js';
+import { EngineError } from '../errors.js';
 
 const ACCOUNT_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 

@@ -1,14 +1,17 @@
 import type { CompiledScenario, StepResult } from '@programrun/dsl';
 import type { JsonObject } from '@programrun/evidence';
+import type { SandboxOptions } from '../handoffs/sandbox.js';
+import { appendLifecycle } from '../lifecycle/append-lifecycle.js';
 import { buildRecords, type PendingFact } from '../lifecycle/build-records.js';
 import type { LifecycleRecord } from '../lifecycle/lifecycle-record.js';
-import type { Scope, StoredRun, StoreTransactionV1, TimerRow } from '../store/store-v1.js';
-import { planTimers } from '../timers/timer-plan.js';
-import { appendLifecycle, type Outbox } from '../webhooks/outbox.js';
-import type { SandboxOptions } from '../timers/sandbox-partners.js';
-import { buildRunRecord, statusOf } from './build-run-record.js';
-import { FINAL_STATUSES, type ActivationPosture } from './run-record.js';
-import { advanceStages, initialStages } from './stage-progress.js';
+import type { DeliveryWakeup } from '../outbox/delivery-wakeup.js';
+import { buildRunRecord, statusOf } from '../runs/build-run-record.js';
+import { FINAL_STATUSES, type ActivationPosture } from '../runs/run-record.js';
+import { advanceStages, initialStages } from '../runs/stage-progress.js';
+import type { Scope, StoredRun, TimerRow } from '../store/store-v1.js';
+import { planTimers } from '../time/timer-plan.js';
+import { reconcileTimers } from './reconcile-timers.js';
+import type { Transaction } from './transaction.js';
 
 /** A new run's fixed attributes. */
 export interface RunCreation {
@@ -18,51 +21,38 @@ export interface RunCreation {
   readonly inputs: JsonObject;
 }
 
-/** Input of {@link commitStep}. */
-export interface CommitStepInput {
-  readonly tx: StoreTransactionV1;
+/** Input of {@link commitTransition}. */
+export interface CommitTransitionInput {
+  readonly transaction: Transaction;
   readonly compiled: CompiledScenario;
   readonly scope: Scope;
   readonly runId: string;
   readonly now: Date;
+  /** What the machine did: the new snapshot and state, and the facts it emitted. */
   readonly result: StepResult;
-  /** The run before this step; null when creating. */
+  /** The run before this transition; null when creating. */
   readonly previous: StoredRun | null;
   readonly creation?: RunCreation;
   /** Facts recorded before the machine's (e.g. `created`). */
   readonly leadingFacts?: readonly PendingFact[];
-  /** The timer whose firing caused this step. */
+  /** The timer whose firing caused this transition. */
   readonly firedTimerId?: string;
   /** The run's pending timers when the caller already read them in this transaction. */
   readonly pendingTimers?: readonly TimerRow[];
   readonly sandbox: SandboxOptions;
-  /** Where the records' webhook events go, in the same transaction. */
-  readonly outbox: Outbox;
+  /** When the records' webhook deliveries fall due, and who to wake after the commit. */
+  readonly deliveries: DeliveryWakeup;
   /** The run's activation posture; by default the previous record's (or none required). */
   readonly activation?: ActivationPosture;
 }
 
-/**
- * Writes one transition inside the caller's transaction: hash-chained lifecycle records
- * (with their webhook events in the outbox), timers for new deadlines (and cancellation of stale ones), and the run, inserted or
- * updated with compare-and-swap on its version.
- */
-export async function commitStep(
-  input: CommitStepInput,
-): Promise<{ run: StoredRun; records: LifecycleRecord[] }> {
-  const { tx, compiled, scope, runId, now, result, previous } = input;
-  const nowIso = now.toISOString();
-  const plan = planTimers({
-    compiled,
-    runId,
-    account: scope.account,
-    environment: scope.environment,
-    now,
-    facts: result.facts,
-    context: result.snapshot.context,
-    sandbox: input.sandbox,
-  });
-  const facts = [...(input.leadingFacts ?? []), ...plan.facts];
+/** The facts of a transition: leading facts, the machine's (with deadlines), and the seal. */
+function transitionFacts(
+  input: CommitTransitionInput,
+  planned: readonly PendingFact[],
+): PendingFact[] {
+  const { result, previous } = input;
+  const facts = [...(input.leadingFacts ?? []), ...planned];
   // The history is final once the run is: seal it with a last record.
   if (
     FINAL_STATUSES.has(statusOf(result.state)) &&
@@ -78,24 +68,48 @@ export async function commitStep(
       },
     });
   }
+  return facts;
+}
+
+/**
+ * Commits one transition inside the caller's transaction: hash-chained lifecycle records
+ * (with their webhook events in the outbox), timers for new deadlines (and cancellation of
+ * stale ones), and the run, inserted or updated with compare-and-swap on its version.
+ *
+ * @example
+ * ```ts
+ * const { run } = await commitTransition({ transaction, compiled, scope, runId, now, result, previous, sandbox, deliveries });
+ * ```
+ */
+export async function commitTransition(
+  input: CommitTransitionInput,
+): Promise<{ run: StoredRun; records: LifecycleRecord[] }> {
+  const { transaction, compiled, scope, runId, now, result, previous } = input;
+  const { tx } = transaction;
+  const nowIso = now.toISOString();
+  const plan = planTimers({
+    compiled,
+    runId,
+    account: scope.account,
+    environment: scope.environment,
+    now,
+    facts: result.facts,
+    context: result.snapshot.context,
+    sandbox: input.sandbox,
+  });
+  const facts = transitionFacts(input, plan.facts);
   const records = buildRecords(
     runId,
     { sequence: previous?.last_sequence ?? 0, hash: previous?.record.evidence.chain_head ?? null },
     nowIso,
     facts,
   );
-
-  const awaiting = result.state.awaiting;
-  const matchesAwaiting = (timer: { step: string; attempt: number }): boolean =>
-    awaiting !== null && timer.step === awaiting.step && timer.attempt === awaiting.attempt;
-  const existing = input.pendingTimers ?? (previous ? await tx.pendingTimers(runId) : []);
-  const stale = existing.filter(
-    (timer) => timer.id !== input.firedTimerId && !matchesAwaiting(timer),
-  );
-  const scheduled = plan.timers.filter(matchesAwaiting);
-  const keptExisting = existing.filter(
-    (timer) => timer.id !== input.firedTimerId && matchesAwaiting(timer),
-  );
+  const timers = reconcileTimers({
+    existing: input.pendingTimers ?? (previous ? await tx.pendingTimers(runId) : []),
+    planned: plan.timers,
+    awaiting: result.state.awaiting,
+    firedTimerId: input.firedTimerId,
+  });
 
   const creation = input.creation;
   const record = buildRunRecord({
@@ -110,7 +124,7 @@ export async function commitStep(
       result.state,
       nowIso,
     ),
-    pendingTimers: [...keptExisting, ...scheduled],
+    pendingTimers: [...timers.keep, ...timers.schedule],
     chainHead: records.at(-1)?.hash ?? previous?.record.evidence.chain_head ?? null,
     sessionId: previous?.record.session_id ?? creation?.sessionId ?? null,
     sourcePath: previous?.record.source_path ?? creation?.sourcePath ?? null,
@@ -137,16 +151,16 @@ export async function commitStep(
   if (previous) await tx.updateRun(run, previous.version);
   else await tx.insertRun(run);
   await appendLifecycle(
-    tx,
+    transaction,
     scope,
     { id: runId, scenario_id: compiled.id, scenario_digest: compiled.digest },
     records,
-    input.outbox,
+    input.deliveries,
   );
-  if (scheduled.length > 0) await tx.scheduleTimers(scheduled);
-  if (stale.length > 0)
+  if (timers.schedule.length > 0) await tx.scheduleTimers(timers.schedule);
+  if (timers.cancel.length > 0)
     await tx.settleTimers(
-      stale.map((timer) => timer.id),
+      timers.cancel.map((timer) => timer.id),
       'cancelled',
     );
   if (input.firedTimerId !== undefined) await tx.settleTimers([input.firedTimerId], 'fired');

@@ -1,0 +1,116 @@
+import type { RunEnvironment } from '@programrun/dsl';
+import type { DsseEnvelope, Jwks } from '@programrun/evidence';
+import type { ApiKeys } from './accounts/api-keys.js';
+import type { IssuerActivations } from './activation/activations.js';
+import type { ScenarioCatalogue } from './catalogue/scenario-catalogue.js';
+import type { AccessRequestInput, AccessRequestRecord } from './evidence/access-requests.js';
+import type { Transaction } from './kernel/transaction.js';
+import type { LifecycleRecord } from './lifecycle/lifecycle-record.js';
+import type { CreateRunRequest, CreateRunResult, PreparedCreation } from './runs/create-run.js';
+import type { RunRecord } from './runs/run-record.js';
+import type { SignalResult } from './signals/apply-signal.js';
+import type { Signal } from './signals/signal.js';
+import type { Page, RunQuery, Scope } from './store/store-v1.js';
+import type { Webhooks } from './webhooks/webhooks.js';
+
+/**
+ * One store transaction of a scope in which runs are created and signalled: what it writes
+ * (runs, records, outbox rows, and rows the host writes with `tx`) commits together or not
+ * at all. The whole work is retried on a concurrent update, so keep side effects in
+ * `afterCommit`.
+ */
+export interface UnitOfWork extends Transaction {
+  readonly scope: Scope;
+  /**
+   * Creates a run, or finds the one its idempotency key made. Pass what `engine.prepareRun`
+   * returned to check the request once, before the transaction (a retry does not check again).
+   */
+  createRun(request: CreateRunRequest | PreparedCreation): Promise<CreateRunResult>;
+  /** Applies a signal; a repeat of what is recorded answers `applied: false`. */
+  signal(runId: string, signal: Signal): Promise<SignalResult>;
+  /** Links a request-access lead to a session, in this unit of work. */
+  createAccessRequest(
+    input: AccessRequestInput,
+  ): Promise<{ readonly accessRequest: AccessRequestRecord; readonly created: boolean }>;
+  /** The webhook endpoints and events, read and written in this unit of work. */
+  readonly webhooks: Omit<Webhooks, 'deliveries'>;
+  /** The scope's current time (the live clock, or the account's test clock). */
+  now(): Promise<Date>;
+}
+
+/** The engine: creates runs, applies signals and fires timers, one store transaction each. */
+export interface Engine {
+  readonly scenarios: ScenarioCatalogue;
+  /** The built-in API key store (create, list, revoke, authenticate). */
+  readonly apiKeys: ApiKeys;
+  /** Issuer activations that let live runs of restricted scenarios leave intake. */
+  readonly activations: IssuerActivations;
+  /** Webhook endpoints, the event list, redelivery, and the queue a dispatcher drains. */
+  readonly webhooks: Webhooks;
+  /**
+   * Runs `work` as one unit of work in `scope`: one store transaction, retried whole on a
+   * concurrent update; effects registered with `afterCommit` run once it committed.
+   *
+   * @example
+   * ```ts
+   * const answer = await engine.unitOfWork(scope, async (uow) => {
+   *   const { run, created } = await uow.createRun({ scenario_id: 'wallet-delivery@v1', inputs, idempotency_key: key });
+   *   uow.afterCommit(() => console.log('committed', run.id));
+   *   return created ? 201 : 200;
+   * });
+   * ```
+   */
+  unitOfWork<T>(scope: Scope, work: (uow: UnitOfWork) => Promise<T>): Promise<T>;
+  createRun(scope: Scope, request: CreateRunRequest): Promise<CreateRunResult>;
+  /**
+   * Checks a creation request without touching the store: the scenario exists, the inputs
+   * are valid, the track may run in the scope. Throws what `createRun` would.
+   *
+   * @example
+   * ```ts
+   * const prepared = engine.prepareRun(scope, { scenario_id: 'wallet-delivery@v1', inputs });
+   * await engine.unitOfWork(scope, (uow) => uow.createRun(prepared));
+   * ```
+   */
+  prepareRun(scope: Scope, request: CreateRunRequest): PreparedCreation;
+  getRun(scope: Scope, id: string): Promise<RunRecord>;
+  listRuns(scope: Scope, query?: Partial<RunQuery>): Promise<Page<RunRecord>>;
+  listEvents(
+    scope: Scope,
+    runId: string,
+    options?: { afterSequence?: number; limit?: number },
+  ): Promise<LifecycleRecord[]>;
+  signal(scope: Scope, runId: string, signal: Signal): Promise<SignalResult>;
+  /** Fires every timer due in an environment (each account on its own clock); returns how many fired. */
+  runDueTimers(environment: RunEnvironment): Promise<number>;
+  /**
+   * Moves one account's test clock forward, firing each of its timers at its own due time
+   * on the way. Other accounts' clocks and timers are untouched.
+   */
+  advanceTestClock(
+    account: string,
+    seconds: number,
+  ): Promise<{ readonly now: string; readonly fired: number }>;
+  /**
+   * Moves one account's test clock to `target` (never backwards), firing due timers on the
+   * way. Moving to a time the clock already reached changes nothing, so a retried advance
+   * to a recorded target does not move time twice.
+   */
+  advanceTestClockTo(
+    account: string,
+    target: Date,
+  ): Promise<{ readonly now: string; readonly fired: number }>;
+  /** Links a request-access lead to a session; the same session again returns the first. */
+  createAccessRequest(
+    scope: Scope,
+    input: AccessRequestInput,
+  ): Promise<{ readonly accessRequest: AccessRequestRecord; readonly created: boolean }>;
+  /** The run's evidence bundle, sealed in a signed DSSE envelope; needs a linked lead. */
+  exportEvidence(scope: Scope, runId: string): Promise<DsseEnvelope>;
+  /** The public keys evidence verifies with (active and retired). */
+  evidenceKeys(): Jwks;
+  /** Due time of the scope's earliest pending timer (a deadline or a partner answer). */
+  nextTimerDue(scope: Scope): Promise<string | null>;
+  /** Current time of a scope: the live clock, or the account's test clock. */
+  now(scope: Scope): Promise<Date>;
+}

@@ -1,0 +1,28 @@
+import type { EvidenceKeySet } from '@programrun/evidence';
+import type { ScenarioCatalogue } from './catalogue/scenario-catalogue.js';
+import type { SandboxOptions } from './handoffs/sandbox.js';
+import type { IdGenerator } from './ids/random-ids.js';
+import type { TransactionRunner } from './kernel/transaction-runner.js';
+import type { DeliveryWakeup } from './outbox/delivery-wakeup.js';
+import type { Clock } from './time/clock.js';
+import type { EnvironmentClocks } from './time/environment-clocks.js';
+
+/**
+ * What the engine's modules share, built once by `createEngine` and passed explicitly: no
+ * module reaches for a global clock, store or id source.
+ */
+export interface EngineContext {
+  readonly transactions: TransactionRunner;
+  readonly catalogue: ScenarioCatalogue;
+  /** The live clock: leases, endpoint timestamps, activation times. */
+  readonly liveClock: Clock;
+  /** Each scope's time (live, or the account's test clock). */
+  readonly clocks: EnvironmentClocks;
+  readonly ids: IdGenerator;
+  readonly sandbox: SandboxOptions;
+  /** How long a host holds the due timers it claimed (live clock milliseconds). */
+  readonly timerLeaseMs: number;
+  /** When queued webhook deliveries fall due, and the wake-up after their commit. */
+  readonly deliveries: DeliveryWakeup;
+  readonly evidenceKeys: EvidenceKeySet | undefined;
+}

@@ -1,0 +1,59 @@
+import { sealEvidence, type DsseEnvelope, type EvidenceKeySet } from '@programrun/evidence';
+import type { EngineContext } from '../engine-context.js';
+import { EngineError } from '../errors.js';
+import { loadRun } from '../kernel/load-run.js';
+import type { Scope } from '../store/store-v1.js';
+import { assertLeadLinked, withExportability } from './access-requests.js';
+import { buildEvidenceBundle } from './build-evidence-bundle.js';
+
+/**
+ * The engine's evidence signing keys, or `evidence_keys_missing`.
+ *
+ * @example
+ * ```ts
+ * const keys = evidenceKeysOf(context);
+ * ```
+ */
+export function evidenceKeysOf(context: EngineContext): EvidenceKeySet {
+  if (!context.evidenceKeys) {
+    throw new EngineError(
+      'evidence_keys_missing',
+      'This deployment has no evidence signing keys: pass createEngine({ evidence: { keys } }).',
+    );
+  }
+  return context.evidenceKeys;
+}
+
+/**
+ * The run's evidence bundle, sealed in a signed DSSE envelope; needs a lead linked to the
+ * run's session (`lead_required`).
+ *
+ * @example
+ * ```ts
+ * const envelope = await exportEvidence(context, scope, 'prun_…');
+ * ```
+ */
+export async function exportEvidence(
+  context: EngineContext,
+  scope: Scope,
+  runId: string,
+): Promise<DsseEnvelope> {
+  const keys = evidenceKeysOf(context);
+  const { run, records, now } = await context.transactions.run(async ({ tx }) => {
+    const stored = await loadRun(tx, scope, runId);
+    await assertLeadLinked(tx, scope, stored.record);
+    return {
+      run: await withExportability(tx, scope, stored.record),
+      records: await tx.listRecords(scope, runId),
+      now: await context.clocks.now(tx, scope),
+    };
+  });
+  const bundle = buildEvidenceBundle({
+    run,
+    records,
+    compiled: context.catalogue.get(run.scenario_id),
+    kid: keys.signer.kid,
+    generatedAt: now.toISOString(),
+  });
+  return sealEvidence(bundle, keys.signer);
+}

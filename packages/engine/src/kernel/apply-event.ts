@@ -1,0 +1,86 @@
+import type { RunEvent } from '@programrun/dsl';
+import type { EngineContext } from '../engine-context.js';
+import { FINAL_STATUSES } from '../runs/run-record.js';
+import type { Scope, StoredRun, TimerRow } from '../store/store-v1.js';
+import { commitTransition } from './commit-transition.js';
+import { isStarted, loadRun, scenarioOfRun, type StartedRun } from './load-run.js';
+import type { Transaction } from './transaction.js';
+
+/** What applying an event came to. */
+export interface AppliedEvent {
+  /** The run after the event (unchanged when not accepted). */
+  readonly run: StoredRun;
+  /** Whether the machine accepted the event and the transition was committed. */
+  readonly accepted: boolean;
+  /** The run as it was loaded, before the event. */
+  readonly before: StoredRun;
+}
+
+/** Options of {@link applyEvent}. */
+export interface ApplyEventOptions {
+  /** The timer whose firing this is: applied at most once, settled either way. */
+  readonly firedTimer?: TimerRow;
+  /** A run still suspended in intake goes here instead of to `buildEvent`. */
+  readonly onSuspended?: (
+    transaction: Transaction,
+    run: StoredRun,
+    at: string,
+  ) => Promise<StoredRun>;
+}
+
+/**
+ * Applies one event to a run inside the caller's transaction: loads the run, checks its
+ * scenario digest, asks the pure machine for the transition and commits it. `buildEvent`
+ * sees only started runs at the scope's current time; a run that has finished, or refuses
+ * the event, is returned unchanged (`accepted: false`).
+ *
+ * @example
+ * ```ts
+ * const { accepted } = await applyEvent(context, transaction, scope, runId, (run, at) => ({ type: 'timer.fired', step, attempt, at }));
+ * ```
+ */
+export async function applyEvent(
+  context: EngineContext,
+  transaction: Transaction,
+  scope: Scope,
+  runId: string,
+  buildEvent: (run: StartedRun, at: string) => RunEvent | null,
+  options: ApplyEventOptions = {},
+): Promise<AppliedEvent> {
+  const { tx } = transaction;
+  const { firedTimer } = options;
+  const run = await loadRun(tx, scope, runId);
+  // Another host may have fired this timer since it was claimed (its lease ended):
+  // a timer that is no longer pending is never applied twice.
+  const pending = firedTimer ? await tx.pendingTimers(runId) : undefined;
+  if (firedTimer && !pending?.some((timer) => timer.id === firedTimer.id)) {
+    return { run, accepted: false, before: run };
+  }
+  const compiled = scenarioOfRun(context.catalogue, run);
+  const now = await context.clocks.now(tx, scope);
+  if (!isStarted(run) && !FINAL_STATUSES.has(run.status) && options.onSuspended) {
+    const changed = await options.onSuspended(transaction, run, now.toISOString());
+    return { run: changed, accepted: true, before: run };
+  }
+  const event =
+    FINAL_STATUSES.has(run.status) || !isStarted(run) ? null : buildEvent(run, now.toISOString());
+  const result = event && isStarted(run) ? compiled.transition(run.snapshot, event) : null;
+  if (!result?.accepted) {
+    if (firedTimer) await tx.settleTimers([firedTimer.id], 'cancelled');
+    return { run, accepted: false, before: run };
+  }
+  const committed = await commitTransition({
+    transaction,
+    compiled,
+    scope,
+    runId,
+    now,
+    result,
+    previous: run,
+    sandbox: context.sandbox,
+    deliveries: context.deliveries,
+    ...(firedTimer ? { firedTimerId: firedTimer.id } : {}),
+    ...(pending ? { pendingTimers: pending } : {}),
+  });
+  return { run: committed.run, accepted: true, before: run };
+}

@@ -1,0 +1,48 @@
+import type { CompiledScenario } from '@programrun/dsl';
+import type { ScenarioCatalogue } from '../catalogue/scenario-catalogue.js';
+import { EngineError } from '../errors.js';
+import type { Scope, StoredRun, StoreTransactionV1 } from '../store/store-v1.js';
+
+/** A run whose machine has started (every run except one suspended in intake). */
+export type StartedRun = StoredRun & { readonly snapshot: NonNullable<StoredRun['snapshot']> };
+
+/** Whether the run's machine has started. */
+export const isStarted = (run: StoredRun): run is StartedRun => run.snapshot !== null;
+
+/**
+ * The run `id` of the scope, or `run_not_found` (another scope's run is not found either).
+ *
+ * @example
+ * ```ts
+ * const run = await loadRun(tx, scope, 'prun_…');
+ * ```
+ */
+export async function loadRun(
+  tx: StoreTransactionV1,
+  scope: Scope,
+  id: string,
+): Promise<StoredRun> {
+  const run = await tx.getRun(scope, id);
+  if (!run) throw new EngineError('run_not_found', `No run ${id} in this account and environment.`);
+  return run;
+}
+
+/**
+ * The compiled scenario a run was created with, refusing one whose digest changed since
+ * (`scenario_digest_mismatch`): published scenario versions are immutable.
+ *
+ * @example
+ * ```ts
+ * const compiled = scenarioOfRun(catalogue, run);
+ * ```
+ */
+export function scenarioOfRun(catalogue: ScenarioCatalogue, run: StoredRun): CompiledScenario {
+  const compiled = catalogue.get(run.scenario_id);
+  if (compiled.digest !== run.record.scenario_digest) {
+    throw new EngineError(
+      'scenario_digest_mismatch',
+      `Run ${run.id} was created with ${run.scenario_id} digest ${run.record.scenario_digest}; this engine has ${compiled.digest}. Published scenario versions must not change.`,
+    );
+  }
+  return compiled;
+}

@@ -1,0 +1,40 @@
+import type { RunState } from '@programrun/dsl';
+import type { TimerRow } from '../store/timer-spec.js';
+
+/** What a transition does to the run's timers. */
+export interface TimerReconciliation {
+  /** New timers of what the run now awaits. */
+  readonly schedule: readonly TimerRow[];
+  /** Pending timers that no longer apply (their step or attempt is no longer awaited). */
+  readonly cancel: readonly TimerRow[];
+  /** Pending timers that still apply. */
+  readonly keep: readonly TimerRow[];
+}
+
+/**
+ * Which timers a transition schedules, cancels and keeps: only timers of what the run now
+ * awaits (its step and attempt) survive, so a stale deadline can never fire into a later
+ * attempt. The timer that caused the transition (`firedTimerId`) is settled by the caller
+ * and appears in none of the lists. Pure.
+ *
+ * @example
+ * ```ts
+ * const { schedule, cancel, keep } = reconcileTimers({ existing, planned: plan.timers, awaiting: state.awaiting, firedTimerId });
+ * ```
+ */
+export function reconcileTimers(input: {
+  readonly existing: readonly TimerRow[];
+  readonly planned: readonly TimerRow[];
+  readonly awaiting: RunState['awaiting'];
+  readonly firedTimerId?: string | undefined;
+}): TimerReconciliation {
+  const { awaiting, firedTimerId } = input;
+  const awaited = (timer: TimerRow): boolean =>
+    awaiting !== null && timer.step === awaiting.step && timer.attempt === awaiting.attempt;
+  const existing = input.existing.filter((timer) => timer.id !== firedTimerId);
+  return {
+    schedule: input.planned.filter(awaited),
+    cancel: existing.filter((timer) => !awaited(timer)),
+    keep: existing.filter(awaited),
+  };
+}

@@ -1,0 +1,85 @@
+import type { EngineContext } from '../engine-context.js';
+import { EngineError } from '../errors.js';
+import { withExportability } from '../evidence/access-requests.js';
+import { answeredAttempt } from '../handoffs/partner-key.js';
+import { applyEvent } from '../kernel/apply-event.js';
+import { scenarioOfRun } from '../kernel/load-run.js';
+import type { Transaction } from '../kernel/transaction.js';
+import { appendLifecycle } from '../lifecycle/append-lifecycle.js';
+import type { RunRecord } from '../runs/run-record.js';
+import { cancelSuspendedRun } from '../runs/suspended-run.js';
+import type { Scope, StoredRun } from '../store/store-v1.js';
+import { explainRefusal } from './explain-refusal.js';
+import { toRunEvent, type Signal } from './signal.js';
+
+/** Result of a signal; `applied` is false for a duplicate of what is already recorded. */
+export interface SignalResult {
+  readonly run: RunRecord;
+  readonly applied: boolean;
+}
+
+/** A run held in intake accepts only a cancel (nothing ran, so nothing to undo). */
+async function signalSuspended(
+  context: EngineContext,
+  transaction: Transaction,
+  scope: Scope,
+  run: StoredRun,
+  signal: Signal,
+  at: string,
+): Promise<StoredRun> {
+  const compiled = scenarioOfRun(context.catalogue, run);
+  if (signal.kind !== 'cancel') {
+    throw new EngineError(
+      'run_suspended',
+      `The run is suspended in intake until account ${scope.account} has an issuer activation for ${compiled.definition.scenario}; only cancel is accepted.`,
+    );
+  }
+  const cancelled = cancelSuspendedRun(run, signal.reason ?? 'requested', at);
+  await transaction.tx.updateRun(cancelled.run, run.version);
+  await appendLifecycle(
+    transaction,
+    scope,
+    { id: run.id, scenario_id: compiled.id, scenario_digest: compiled.digest },
+    cancelled.records,
+    context.deliveries,
+  );
+  return cancelled.run;
+}
+
+/**
+ * Applies an approval, a partner answer or a cancel inside the caller's transaction. A
+ * repeat of what is already recorded answers the run unchanged (`applied: false`);
+ * anything else the run does not accept throws an `EngineError` saying why.
+ *
+ * @example
+ * ```ts
+ * const { run, applied } = await applySignal(context, transaction, scope, runId, { kind: 'cancel' });
+ * ```
+ */
+export async function applySignal(
+  context: EngineContext,
+  transaction: Transaction,
+  scope: Scope,
+  runId: string,
+  signal: Signal,
+): Promise<SignalResult> {
+  const outcome = await applyEvent(
+    context,
+    transaction,
+    scope,
+    runId,
+    (run, at) => toRunEvent(signal, at, answeredAttempt(run, signal)),
+    { onSuspended: (within, run, at) => signalSuspended(context, within, scope, run, signal, at) },
+  );
+  const { tx } = transaction;
+  if (outcome.accepted)
+    return { run: await withExportability(tx, scope, outcome.run.record), applied: true };
+  const verdict = explainRefusal(
+    scenarioOfRun(context.catalogue, outcome.before),
+    outcome.before,
+    signal,
+  );
+  if (verdict.duplicate)
+    return { run: await withExportability(tx, scope, outcome.before.record), applied: false };
+  throw new EngineError(verdict.code, verdict.message);
+}

@@ -1,0 +1,69 @@
+import type { PersistedSnapshot, RunEnvironment } from '@programrun/dsl';
+import type { LifecycleRecord } from '../lifecycle/lifecycle-record.js';
+import type { RunRecord, RunStatus } from '../runs/run-record.js';
+
+/** Every object belongs to one account in one environment; stores never mix them. */
+export interface Scope {
+  readonly account: string;
+  readonly environment: RunEnvironment;
+}
+
+/** One page of a list. */
+export interface Page<T> {
+  readonly data: readonly T[];
+  readonly has_more: boolean;
+}
+
+/** A run as stored: the public record kept current, plus what the engine needs to resume. */
+export interface StoredRun {
+  readonly id: string;
+  readonly account: string;
+  readonly environment: RunEnvironment;
+  /** Incremented by every committed transition; updates compare-and-swap on it. */
+  readonly version: number;
+  readonly scenario_id: string;
+  readonly status: RunStatus;
+  /** ISO time, for ordering and filtering lists. */
+  readonly created_at: string;
+  /** The `Idempotency-Key` that created the run, unique per scope. */
+  readonly idempotency_key: string | null;
+  /** The machine's state; null while the run waits `suspended` before its machine started. */
+  readonly snapshot: PersistedSnapshot | null;
+  /** Sequence of the last lifecycle record. */
+  readonly last_sequence: number;
+  /** The public representation, recomputed on every transition. */
+  readonly record: RunRecord;
+}
+
+/** Filters of a run list; results are newest first. */
+export interface RunQuery {
+  readonly scenario_id?: string;
+  readonly status?: RunStatus;
+  /** ISO lower bound (inclusive) of `created_at`. */
+  readonly created_gte?: string;
+  /** ISO upper bound (exclusive) of `created_at`. */
+  readonly created_lt?: string;
+  /** Return runs after this run id in list order. */
+  readonly starting_after?: string;
+  readonly limit: number;
+}
+
+/** Runs and their lifecycle records. None of these take locks beyond the row they write. */
+export interface RunOperations {
+  getRun(scope: Scope, id: string): Promise<StoredRun | undefined>;
+  findRunByIdempotencyKey(scope: Scope, key: string): Promise<StoredRun | undefined>;
+  /** Inserts a new run; throws a `duplicate_key` StoreError if the id or idempotency key exists. */
+  insertRun(run: StoredRun): Promise<void>;
+  /** Replaces a run if its stored version is `expectedVersion`; else throws `version_conflict`. */
+  updateRun(run: StoredRun, expectedVersion: number): Promise<void>;
+  listRuns(scope: Scope, query: RunQuery): Promise<Page<StoredRun>>;
+
+  /** Appends records; throws `duplicate_key` if a (run, sequence) exists. */
+  appendRecords(scope: Scope, records: readonly LifecycleRecord[]): Promise<void>;
+  /** Records of one run in sequence order, after `afterSequence`. */
+  listRecords(
+    scope: Scope,
+    runId: string,
+    options?: { afterSequence?: number; limit?: number },
+  ): Promise<LifecycleRecord[]>;
+}

@@ -1,0 +1,214 @@
+import type { RunEnvironment } from '@programrun/dsl';
+import type { Scope } from '../store/store-v1.js';
+import type { WebhookDeliveryRow } from '../store/webhook-spec.js';
+import { baseNow, disableEndpoint, loadEvent } from './endpoint-rows.js';
+import { DEFAULT_RETRY_SCHEDULE, retryDelayMs } from './retry-schedule.js';
+import { activeSecrets } from './webhook-secret.js';
+import type { WebhooksContext } from './webhooks-context.js';
+
+/** What one HTTP attempt came to, as a dispatcher reports it. */
+export interface AttemptOutcome {
+  /** Wall-clock time the request started. */
+  readonly startedAt: Date;
+  readonly status: number | null;
+  readonly latencyMs: number;
+  readonly error: { readonly code: string; readonly message: string } | null;
+  readonly responseExcerpt: string | null;
+}
+
+/** A claimed delivery ready to send: the exact body and the secrets that sign it now. */
+export interface PreparedDelivery {
+  readonly delivery: WebhookDeliveryRow;
+  readonly url: string;
+  readonly body: string;
+  readonly secrets: readonly string[];
+}
+
+/** What a dispatcher uses: claim due deliveries, prepare them, and settle each attempt. */
+export interface DeliveryQueue {
+  /** Whether endpoint URLs may be loopback (the host's choice, see `WebhookOptions`). */
+  readonly allowLoopback: boolean;
+  /** Leases up to `limit` due deliveries of an environment until `leaseUntil` (wall clock). */
+  claim(
+    environment: RunEnvironment,
+    limit: number,
+    leaseNow: Date,
+    leaseUntil: Date,
+  ): Promise<WebhookDeliveryRow[]>;
+  /**
+   * The body and signing secrets of a claimed delivery, or null when it was settled
+   * without sending (endpoint deleted → cancelled; endpoint disabled → failed).
+   */
+  prepare(delivery: WebhookDeliveryRow): Promise<PreparedDelivery | null>;
+  /** Records an attempt and what follows: delivered, retried later, failed, endpoint disabled. */
+  settle(delivery: WebhookDeliveryRow, outcome: AttemptOutcome): Promise<void>;
+  /** Earliest due time of the environment's pending deliveries (its base clock). */
+  nextAttemptAt(environment: RunEnvironment): Promise<string | undefined>;
+  /** Calls `listener` after every commit that queued deliveries; returns the unsubscribe function. */
+  subscribe(listener: () => void): () => void;
+}
+
+const scopeOf = (delivery: WebhookDeliveryRow): Scope => ({
+  account: delivery.account,
+  environment: delivery.environment,
+});
+
+/**
+ * The delivery queue of an engine's webhooks.
+ *
+ * @example
+ * ```ts
+ * const queue = createDeliveryQueue(context);
+ * const claimed = await queue.claim('live', 16, now, leaseUntil);
+ * ```
+ */
+export function createDeliveryQueue(context: WebhooksContext): DeliveryQueue {
+  const { engine, options } = context;
+  const { transactions } = engine;
+  const schedule = options.retrySchedule ?? DEFAULT_RETRY_SCHEDULE;
+  const random = options.random ?? Math.random;
+  /** The shortest a whole retry schedule can take (all jitter low). */
+  const windowMs = (environment: RunEnvironment): number =>
+    schedule[environment].reduce((sum, seconds) => sum + seconds, 0) * 800;
+
+  return {
+    allowLoopback: context.allowLoopback,
+
+    claim(environment, limit, leaseNow, leaseUntil) {
+      return transactions.run(({ tx }) =>
+        tx.claimWebhookDeliveries({
+          environment,
+          due_at: baseNow(context, environment).toISOString(),
+          lease_now: leaseNow.toISOString(),
+          lease_until: leaseUntil.toISOString(),
+          limit,
+        }),
+      );
+    },
+
+    prepare(delivery) {
+      const scope = scopeOf(delivery);
+      return transactions.run(async ({ tx }) => {
+        const current = await tx.getWebhookDelivery(scope, delivery.id);
+        if (current?.status !== 'pending' || current.attempts !== delivery.attempts) return null;
+        const endpoint = await tx.getWebhookEndpoint(scope, delivery.endpoint_id);
+        if (!endpoint || endpoint.status === 'disabled') {
+          const at = engine.deliveries.dueAt(scope.environment);
+          await tx.updateWebhookDelivery(
+            {
+              ...current,
+              status: endpoint ? 'failed' : 'cancelled',
+              next_attempt_at: null,
+              lease_until: null,
+              last_error: endpoint ? 'endpoint_disabled' : 'endpoint_deleted',
+              updated_at: at,
+            },
+            current.attempts,
+          );
+          return null;
+        }
+        const event = await loadEvent(tx, scope, delivery.event_id);
+        return {
+          delivery: current,
+          url: endpoint.url,
+          body: event.body,
+          secrets: activeSecrets(endpoint.secrets, engine.liveClock.now()).map(
+            (secret) => secret.secret,
+          ),
+        };
+      });
+    },
+
+    async settle(delivery, outcome) {
+      const scope = scopeOf(delivery);
+      await transactions.run(async (transaction) => {
+        const { tx } = transaction;
+        const current = await tx.getWebhookDelivery(scope, delivery.id);
+        // Another dispatcher (whose lease this one outlived) already recorded it.
+        if (current?.status !== 'pending' || current.attempts !== delivery.attempts) return;
+        const attempt = current.attempts + 1;
+        await tx.appendWebhookAttempt({
+          delivery_id: current.id,
+          attempt,
+          started_at: outcome.startedAt.toISOString(),
+          status: outcome.status,
+          latency_ms: outcome.latencyMs,
+          error_code: outcome.error?.code ?? null,
+          error_message: outcome.error?.message ?? null,
+          response_excerpt: outcome.responseExcerpt,
+        });
+        const now = baseNow(context, scope.environment);
+        const at = now.toISOString();
+        const endpoint = await tx.getWebhookEndpoint(scope, current.endpoint_id);
+        const base = { ...current, attempts: attempt, lease_until: null, updated_at: at };
+        const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+        if (ok) {
+          await tx.updateWebhookDelivery(
+            {
+              ...base,
+              status: 'delivered',
+              next_attempt_at: null,
+              last_error: null,
+              delivered_at: at,
+            },
+            current.attempts,
+          );
+          if (endpoint?.failing_since)
+            await tx.updateWebhookEndpoint({ ...endpoint, failing_since: null });
+          return;
+        }
+        const lastError = outcome.error?.code ?? `http_${outcome.status ?? 'error'}`;
+        if (outcome.status === 410) {
+          await tx.updateWebhookDelivery(
+            { ...base, status: 'failed', next_attempt_at: null, last_error: 'gone' },
+            current.attempts,
+          );
+          if (endpoint?.status === 'enabled')
+            await disableEndpoint(context, transaction, scope, endpoint, 'gone', 410);
+          return;
+        }
+        const scheduleAttempts = current.schedule_attempts + 1;
+        const delay = retryDelayMs(schedule, scope.environment, scheduleAttempts, random);
+        await tx.updateWebhookDelivery(
+          delay === null
+            ? {
+                ...base,
+                schedule_attempts: scheduleAttempts,
+                status: 'failed',
+                next_attempt_at: null,
+                last_error: lastError,
+              }
+            : {
+                ...base,
+                schedule_attempts: scheduleAttempts,
+                next_attempt_at: new Date(now.getTime() + delay).toISOString(),
+                last_error: lastError,
+              },
+          current.attempts,
+        );
+        if (!endpoint) return;
+        const failingSince = endpoint.failing_since ?? at;
+        const consistentlyFailing =
+          delay === null &&
+          now.getTime() - new Date(failingSince).getTime() >= windowMs(scope.environment);
+        if (consistentlyFailing && endpoint.status === 'enabled') {
+          await disableEndpoint(
+            context,
+            transaction,
+            scope,
+            { ...endpoint, failing_since: failingSince },
+            'consistent_failure',
+            outcome.status,
+          );
+        } else if (endpoint.failing_since === null) {
+          await tx.updateWebhookEndpoint({ ...endpoint, failing_since: failingSince });
+        }
+      });
+    },
+
+    nextAttemptAt: (environment) =>
+      transactions.run(({ tx }) => tx.nextWebhookAttempt(environment)),
+
+    subscribe: (listener) => engine.deliveries.subscribe(listener),
+  };
+}
