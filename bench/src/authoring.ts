@@ -11,7 +11,8 @@ import { execFile } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { compile, loadScenarioFile } from '@programrun/dsl';
+import { compile } from '@programrun/dsl';
+import { loadScenarioFile } from '@programrun/dsl/node';
 import {
   checkScenario,
   fc,

@@ -1,21 +1,28 @@
 import {
+  createAccounts,
   createEngine,
   createMemoryStore,
   createVirtualClock,
+  type Accounts,
   type Engine,
   type Scope,
 } from '@programrun/engine';
 import { createKeySet, generateEd25519Jwk, type EvidenceKeySet } from '@programrun/evidence';
 import { loadCompiled } from './scenario.js';
 
-/** An engine with signing keys and one completed run of `scenarioId`, its evidence exportable. */
-export async function completedRun(
-  scenarioId: string,
-): Promise<{ engine: Engine; scope: Scope; runId: string; keys: EvidenceKeySet }> {
+/** An engine (and its accounts) with signing keys and one completed run of `scenarioId`, its evidence exportable. */
+export async function completedRun(scenarioId: string): Promise<{
+  engine: Engine;
+  accounts: Accounts;
+  scope: Scope;
+  runId: string;
+  keys: EvidenceKeySet;
+}> {
   const compiled = await loadCompiled(scenarioId);
   const keys = createKeySet([{ key: generateEd25519Jwk(), status: 'active' }]);
+  const store = createMemoryStore();
   const engine = createEngine({
-    store: createMemoryStore(),
+    store,
     scenarios: [compiled],
     testClock: createVirtualClock(),
     evidence: { keys },
@@ -53,5 +60,5 @@ export async function completedRun(
     company: 'Bench',
     use_case: 'Benchmark',
   });
-  return { engine, scope, runId: run.id, keys };
+  return { engine, accounts: createAccounts({ store }), scope, runId: run.id, keys };
 }

@@ -28,7 +28,7 @@ const rounds = Number(process.env.ROUNDS ?? 7);
 const iterations = Number(process.env.ITERATIONS ?? 400);
 const exports = Number(process.env.EXPORTS ?? 300);
 
-const { engine, scope, runId, keys } = await completedRun('reserve-usd-cycle@v1');
+const { engine, accounts, scope, runId, keys } = await completedRun('reserve-usd-cycle@v1');
 const full = (
   JSON.parse(
     new TextDecoder().decode(base64.decode((await engine.exportEvidence(scope, runId)).payload)),
@@ -113,11 +113,11 @@ console.log(
 );
 
 // Export over HTTP of the completed run, one request at a time.
-const { secret: KEY } = await engine.apiKeys.create({
+const { secret: KEY } = await accounts.apiKeys.create({
   account: scope.account,
   environment: 'test',
 });
-const handler = createHandler({ engine, rateLimit: false });
+const handler = createHandler({ engine, accounts, rateLimit: false });
 const server = createServer(createNodeListener(handler));
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/program-runs/${runId}/evidence`;

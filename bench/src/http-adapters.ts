@@ -8,7 +8,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEngine, createMemoryStore } from '@programrun/engine';
+import { createAccounts, createEngine, createMemoryStore } from '@programrun/engine';
 import { createHandler } from '@programrun/http';
 import { loadCreate, peakRssMiB, sampleRun, startServer, type LoadResult } from './load.js';
 import { loadCompiled } from './scenario.js';
@@ -114,9 +114,11 @@ function engineOnly(): Promise<number> {
 
 /** handler.handle with a fetch Request: the HTTP surface without sockets or an adapter. */
 async function handlerOnly(): Promise<number> {
-  const engine = createEngine({ store: createMemoryStore(), scenarios: [compiled] });
-  await engine.apiKeys.create({ account: 'acct_bench', environment: 'test', secret: BENCH_KEY });
-  const handler = createHandler({ engine, rateLimit: false });
+  const store = createMemoryStore();
+  const engine = createEngine({ store, scenarios: [compiled] });
+  const accounts = createAccounts({ store });
+  await accounts.apiKeys.create({ account: 'acct_bench', environment: 'test', secret: BENCH_KEY });
+  const handler = createHandler({ engine, accounts, rateLimit: false });
   return inProcess(async (index) => {
     const response = await handler.handle(
       new Request('http://localhost/v1/program-runs', {

@@ -1,11 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import {
-  compile,
-  loadScenarioFile,
-  formatProblem,
-  type CompiledScenario,
-  type RunEvent,
-} from '@programrun/dsl';
+import { compile, formatProblem, type CompiledScenario, type RunEvent } from '@programrun/dsl';
+import { loadScenarioFile } from '@programrun/dsl/node';
 
 /** Loads and compiles one scenario of the catalogue. */
 export async function loadCompiled(id: string): Promise<CompiledScenario> {

@@ -5,13 +5,8 @@
 // Usage: pnpm --filter @programrun/bench bench:webhooks  [ROUNDS=3 RUNS=1500 SECONDS=3 CONCURRENCY=16]
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import {
-  createEngine,
-  createMemoryStore,
-  createWebhookDispatcher,
-  type Engine,
-  type Scope,
-} from '@programrun/engine';
+import { createEngine, createMemoryStore, type Engine, type Scope } from '@programrun/engine';
+import { createWebhookDispatcher } from '@programrun/webhooks';
 import { loadCompiled } from './scenario.js';
 import { format, median, peakRssMiB } from './stats.js';
 

@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { loadScenarioFile } from '@programrun/dsl';
+import { loadScenarioFile } from '@programrun/dsl/node';
 import { generateApiKey, parseApiKey } from '@programrun/engine';
 import { generateEd25519Jwk } from '@programrun/evidence';
 import { redactDatabaseUrl } from '@programrun/store-postgres';

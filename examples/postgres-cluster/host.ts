@@ -4,8 +4,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { compile, formatProblem, loadScenarioDirectory } from '@programrun/dsl';
-import { createEngine, createWebhookDispatcher, startScheduler } from '@programrun/engine';
+import { loadCatalogue } from '@programrun/dsl/node';
+import { createAccounts, createEngine, startScheduler } from '@programrun/engine';
+import { createWebhookDispatcher } from '@programrun/webhooks';
 import { generateEd25519Jwk } from '@programrun/evidence';
 import { createHandler } from '@programrun/http';
 import { createNodeListener } from '@programrun/http/node';
@@ -29,9 +30,9 @@ try {
 }
 
 const scenarioDirectory = fileURLToPath(new URL('../../scenarios/', import.meta.url));
-const { scenarios, problems } = await loadScenarioDirectory(scenarioDirectory);
-if (problems.length > 0)
-  fail(`scenarios have problems:\n${problems.map(formatProblem).join('\n')}`);
+const scenarios = await loadCatalogue(scenarioDirectory).catch((error: Error) =>
+  fail(error.message),
+);
 
 // Connects and applies pending migrations; hosts starting together take turns (an
 // advisory lock), and a schema newer than this code stops the host here.
@@ -48,7 +49,7 @@ try {
 
 const engine = createEngine({
   store,
-  scenarios: scenarios.map((scenario) => compile(scenario)),
+  scenarios,
   // Simulated counterparties answer two seconds after each handoff: timers any host fires.
   sandbox: { responseDelayMs: 2_000 },
   timerLeaseMs: config.timerLeaseMs,
@@ -57,10 +58,11 @@ const engine = createEngine({
   webhooks: { allowLoopback: true },
 });
 
+const accounts = createAccounts({ store });
 const label = config.name === undefined ? 'programrun host' : `programrun host ${config.name}`;
 let testKey: string;
 try {
-  testKey = await seedTestKey(engine.apiKeys, config.testKey);
+  testKey = await seedTestKey(accounts.apiKeys, config.testKey);
 } catch (error) {
   await store.close();
   fail(oneLine(error));
@@ -72,7 +74,7 @@ const scheduler = startScheduler(engine, { intervalMs: 250 });
 const dispatcher = createWebhookDispatcher(engine);
 dispatcher.start();
 
-const server = createServer(createNodeListener(createHandler({ engine })));
+const server = createServer(createNodeListener(createHandler({ engine, accounts })));
 server.on('error', (error: NodeJS.ErrnoException) =>
   fail(
     error.code === 'EADDRINUSE'

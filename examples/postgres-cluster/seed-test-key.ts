@@ -12,7 +12,7 @@ export const DEMO_ACCOUNT = 'acct_demo';
  *
  * @example
  * ```ts
- * const key = await seedTestKey(engine.apiKeys, process.env.PROGRAMRUN_TEST_KEY);
+ * const key = await seedTestKey(accounts.apiKeys, process.env.PROGRAMRUN_TEST_KEY);
  * ```
  */
 export async function seedTestKey(apiKeys: ApiKeys, secret: string | undefined): Promise<string> {

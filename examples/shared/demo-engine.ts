@@ -4,13 +4,9 @@
 // webhook dispatcher, and a
 // test API key (PROGRAMRUN_TEST_KEY if set, else a new one). Only the mounting differs.
 import { fileURLToPath } from 'node:url';
-import { compile, formatProblem, loadScenarioDirectory } from '@programrun/dsl';
-import {
-  createEngine,
-  createWebhookDispatcher,
-  startScheduler,
-  type Engine,
-} from '@programrun/engine';
+import { loadCatalogue } from '@programrun/dsl/node';
+import { createAccounts, createEngine, startScheduler, type Engine } from '@programrun/engine';
+import { createWebhookDispatcher } from '@programrun/webhooks';
 import { createKeySet, generateEd25519Jwk } from '@programrun/evidence';
 import { createHandler, type Handler } from '@programrun/http';
 import { openStoreFromEnvironment } from '@programrun/store-postgres';
@@ -35,15 +31,14 @@ export interface DemoEngine {
 /** Builds the demo engine and handler over the repository's scenarios. */
 export async function createDemoEngine(): Promise<DemoEngine> {
   const directory = fileURLToPath(new URL('../../scenarios/', import.meta.url));
-  const { scenarios, problems } = await loadScenarioDirectory(directory);
-  if (problems.length > 0) fail(problems.map(formatProblem).join('\n'));
+  const scenarios = await loadCatalogue(directory).catch((error: Error) => fail(error.message));
   // Memory unless PROGRAMRUN_STORE says pglite (PROGRAMRUN_DATA_DIR) or postgres (DATABASE_URL).
   const opened = await openStoreFromEnvironment(process.env).catch((error: Error) =>
     fail(error.message),
   );
   const engine = createEngine({
     store: opened.store,
-    scenarios: scenarios.map((scenario) => compile(scenario)),
+    scenarios,
     sandbox: { responseDelayMs: 2_000 }, // simulated partners answer after two seconds
     evidence: { keys: createKeySet([{ key: generateEd25519Jwk(), status: 'active' }]) },
     webhooks: { allowLoopback: true }, // development: receivers on 127.0.0.1
@@ -51,17 +46,18 @@ export async function createDemoEngine(): Promise<DemoEngine> {
   const scheduler = startScheduler(engine);
   const dispatcher = createWebhookDispatcher(engine);
   dispatcher.start();
+  const accounts = createAccounts({ store: opened.store });
   const configured = process.env.PROGRAMRUN_TEST_KEY;
   const account = { account: 'acct_demo', environment: 'test' } as const;
   // A configured key may already be in a durable store (a restart): register finds it.
   const testKey = await (
     configured
-      ? engine.apiKeys.register({ ...account, secret: configured }).then(() => configured)
-      : engine.apiKeys.create(account).then(({ secret }) => secret)
+      ? accounts.apiKeys.register({ ...account, secret: configured }).then(() => configured)
+      : accounts.apiKeys.create(account).then(({ secret }) => secret)
   ).catch((error: Error) => fail(`PROGRAMRUN_TEST_KEY: ${error.message}`));
   return {
     engine,
-    handler: createHandler({ engine }), // Bearer keys from engine.apiKeys
+    handler: createHandler({ engine, accounts }), // Bearer keys from accounts.apiKeys
     testKey,
     stop: async () => {
       await Promise.all([scheduler.stop(), dispatcher.stop()]);

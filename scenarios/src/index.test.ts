@@ -1,7 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadScenarioDirectory, scenarioJsonSchema } from '@programrun/dsl';
+import { scenarioJsonSchema } from '@programrun/dsl';
+import { loadScenarioDirectory } from '@programrun/dsl/node';
 import { catalogueScenarioIds, scenarioSchemaFile, scenariosDirectory } from './index.js';
 
 describe('@programrun/scenarios', () => {

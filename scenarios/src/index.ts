@@ -4,15 +4,14 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The directory holding the seven catalogue scenarios (`<name>@v1.yaml`), ready for
- * `loadScenarioDirectory` of `@programrun/dsl`.
+ * `loadCatalogue` of `@programrun/dsl/node`.
  *
  * @example
  * ```ts
- * import { compile, loadScenarioDirectory } from '@programrun/dsl';
+ * import { loadCatalogue } from '@programrun/dsl/node';
  * import { scenariosDirectory } from '@programrun/scenarios';
  *
- * const { scenarios, problems } = await loadScenarioDirectory(scenariosDirectory);
- * const compiled = scenarios.map((scenario) => compile(scenario));
+ * const compiled = await loadCatalogue(scenariosDirectory);
  * ```
  */
 export const scenariosDirectory: string = fileURLToPath(new URL('..', import.meta.url));

@@ -10,7 +10,7 @@ import { serve } from '@hono/node-server';
 import express from 'express';
 import { fastify } from 'fastify';
 import { Hono } from 'hono';
-import { createEngine, createMemoryStore } from '@programrun/engine';
+import { createAccounts, createEngine, createMemoryStore } from '@programrun/engine';
 import { createHandler, type Handler } from '@programrun/http';
 import { createExpressMiddleware } from '@programrun/http/express';
 import { programrunFastify } from '@programrun/http/fastify';
@@ -24,12 +24,14 @@ const mode = process.env.MODE ?? 'programrun';
 const PATH = '/v1/program-runs';
 
 async function programrunHandler(): Promise<Handler> {
+  const store = createMemoryStore();
   const engine = createEngine({
-    store: createMemoryStore(),
+    store,
     scenarios: [await loadCompiled(process.env.SCENARIO ?? 'wallet-delivery@v1')],
   });
-  await engine.apiKeys.create({ account: 'acct_bench', environment: 'test', secret: BENCH_KEY });
-  return createHandler({ engine, rateLimit: false });
+  const accounts = createAccounts({ store });
+  await accounts.apiKeys.create({ account: 'acct_bench', environment: 'test', secret: BENCH_KEY });
+  return createHandler({ engine, accounts, rateLimit: false });
 }
 
 const authorized = (value: unknown) => value === `Bearer ${BENCH_KEY}`;

@@ -3,7 +3,7 @@
 // no rate limit, on 127.0.0.1. Prints "ready <port>". Started by src/store-postgres.ts.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createEngine } from '@programrun/engine';
+import { createAccounts, createEngine } from '@programrun/engine';
 import { createHandler } from '@programrun/http';
 import { createNodeListener } from '@programrun/http/node';
 import { loadCompiled } from '../scenario.js';
@@ -15,8 +15,11 @@ const engine = createEngine({
   store,
   scenarios: [await loadCompiled(process.env.SCENARIO ?? 'wallet-delivery@v1')],
 });
-await engine.apiKeys.create({ account: 'acct_bench', environment: 'test', secret: BENCH_KEY });
-const server = createServer(createNodeListener(createHandler({ engine, rateLimit: false })));
+const accounts = createAccounts({ store });
+await accounts.apiKeys.create({ account: 'acct_bench', environment: 'test', secret: BENCH_KEY });
+const server = createServer(
+  createNodeListener(createHandler({ engine, accounts, rateLimit: false })),
+);
 server.keepAliveTimeout = 30_000;
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 console.log(`ready ${(server.address() as AddressInfo).port}`);

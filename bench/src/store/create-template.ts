@@ -1,5 +1,6 @@
 import type { CompiledScenario } from '@programrun/dsl';
 import {
+  createAccounts,
   createEngine,
   createMemoryStore,
   type IdempotencyRecord,
@@ -58,8 +59,9 @@ export const IDEMPOTENCY_KEY = '00000000-0000-4000-8000-000000000000';
 export async function captureCreate(compiled: CompiledScenario): Promise<CapturedCreate> {
   const recording = recordingStore(createMemoryStore());
   const engine = createEngine({ store: recording.store, scenarios: [compiled] });
-  await engine.apiKeys.create({ account: 'acct_bench', environment: 'test', secret: BENCH_KEY });
-  const handler = createHandler({ engine, rateLimit: false });
+  const accounts = createAccounts({ store: recording.store });
+  await accounts.apiKeys.create({ account: 'acct_bench', environment: 'test', secret: BENCH_KEY });
+  const handler = createHandler({ engine, accounts, rateLimit: false });
   // A first request warms what a busy host keeps warm (the key's authentication is cached).
   const warmUp = await handler.handle(
     new Request('http://localhost/v1/program-runs', {

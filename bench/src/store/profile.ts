@@ -1,5 +1,5 @@
 import type { CompiledScenario } from '@programrun/dsl';
-import { createEngine } from '@programrun/engine';
+import { createAccounts, createEngine } from '@programrun/engine';
 import { createHandler } from '@programrun/http';
 import { createSqlStore, migrate, quoteSchema, type SqlDatabase } from '@programrun/store-postgres';
 import { BENCH_KEY, createRunHeaders } from '../servers/bench-key.js';
@@ -52,8 +52,9 @@ export async function profileCreates(
   const store = createSqlStore(counting, quoteSchema(schema));
   const recording = recordingStore(store);
   const engine = createEngine({ store: recording.store, scenarios: [compiled] });
-  await engine.apiKeys.create({ account: 'acct_bench', environment: 'test', secret: BENCH_KEY });
-  const handler = createHandler({ engine, rateLimit: false });
+  const accounts = createAccounts({ store: recording.store });
+  await accounts.apiKeys.create({ account: 'acct_bench', environment: 'test', secret: BENCH_KEY });
+  const handler = createHandler({ engine, accounts, rateLimit: false });
   const body = createBody(compiled);
   const nextSequence = freshCopies(captured, captured.sequence);
   const nextRaw = freshCopies(captured, captured.calls);

@@ -1,8 +1,14 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { compile, loadScenarioFile } from '@programrun/dsl';
-import { createEngine, createMemoryStore, createVirtualClock } from '@programrun/engine';
+import { compile } from '@programrun/dsl';
+import { loadScenarioFile } from '@programrun/dsl/node';
+import {
+  createAccounts,
+  createEngine,
+  createMemoryStore,
+  createVirtualClock,
+} from '@programrun/engine';
 import { createKeySet, generateEd25519Jwk } from '@programrun/evidence';
 import { createHandler } from '@programrun/http';
 import { createNodeListener } from '@programrun/http/node';
@@ -22,14 +28,19 @@ export async function exportCompletedRun(): Promise<{
   );
   if (!loaded.ok) throw new Error('scenario does not load');
   const compiled = compile(loaded.scenario);
+  const store = createMemoryStore();
   const engine = createEngine({
-    store: createMemoryStore(),
+    store,
     scenarios: [compiled],
     testClock: createVirtualClock(),
     evidence: { keys: createKeySet([{ key: generateEd25519Jwk(), status: 'active' }]) },
   });
-  const { secret: KEY } = await engine.apiKeys.create({ account: 'acct_cli', environment: 'test' });
-  const handler = createHandler({ engine });
+  const accounts = createAccounts({ store });
+  const { secret: KEY } = await accounts.apiKeys.create({
+    account: 'acct_cli',
+    environment: 'test',
+  });
+  const handler = createHandler({ engine, accounts });
   const server = createServer(createNodeListener(handler));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

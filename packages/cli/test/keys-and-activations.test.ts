@@ -5,8 +5,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { compile, loadScenarioDirectory } from '@programrun/dsl';
-import { createEngine, createMemoryStore, parseApiKey, type StoreV1 } from '@programrun/engine';
+import { loadCatalogue } from '@programrun/dsl/node';
+import {
+  createAccounts,
+  createEngine,
+  createMemoryStore,
+  parseApiKey,
+  type StoreV1,
+} from '@programrun/engine';
 import { runCli, type StoreOpener } from '../src/index.js';
 
 const SCENARIOS = fileURLToPath(new URL('../../../scenarios/', import.meta.url));
@@ -53,14 +59,14 @@ describe('programrun keys', () => {
     expect(listed.out).not.toContain(secret.slice(8, 40));
     expect(listed.out).toContain('active');
 
-    // The key works against an engine on the same store, until revoked (this engine reads
-    // the store on every request: a caching one would refuse it within apiKeyCacheMs).
-    const engine = createEngine({ store, scenarios: [], apiKeyCacheMs: 0 });
-    const keyId = (await engine.apiKeys.authenticate(secret))!.keyId;
+    // The key works against accounts on the same store, until revoked (these read the
+    // store on every request: caching ones would refuse it within apiKeyCacheMs).
+    const accounts = createAccounts({ store, apiKeyCacheMs: 0 });
+    const keyId = (await accounts.apiKeys.authenticate(secret))!.keyId;
     const revoked = await cli(['keys', 'revoke', '--account', 'acct_demo', keyId], openStore);
     expect(revoked.code).toBe(0);
     expect(revoked.out).toContain(`Revoked ${keyId}`);
-    expect(await engine.apiKeys.authenticate(secret)).toBeNull();
+    expect(await accounts.apiKeys.authenticate(secret)).toBeNull();
 
     const json = await cli(['keys', 'list', '--account', 'acct_demo', '--json'], openStore);
     expect(JSON.parse(json.out)).toMatchObject({
@@ -164,11 +170,7 @@ describe('programrun keys', () => {
 describe('programrun activations', () => {
   it('activates a restricted scenario and starts the account’s suspended live runs', async () => {
     const { store, openStore } = sharedStore();
-    const { scenarios } = await loadScenarioDirectory(SCENARIOS);
-    const engine = createEngine({
-      store,
-      scenarios: scenarios.map((scenario) => compile(scenario)),
-    });
+    const engine = createEngine({ store, scenarios: await loadCatalogue(SCENARIOS) });
     const reserve = engine.scenarios.get('reserve-usd-cycle@v1');
     const scope = { account: 'acct_demo', environment: 'live' } as const;
     const { run } = await engine.createRun(scope, {

@@ -2,7 +2,8 @@
 // scenario under scenarios/, and docs/scenarios/README.md, the index.
 // Usage: pnpm --filter @programrun/dsl generate:diagrams
 import { mkdir, writeFile } from 'node:fs/promises';
-import { formatProblem, loadScenarioDirectory } from '../src/index.js';
+import { formatProblem } from '../src/index.js';
+import { loadScenarioDirectory } from '../src/node.js';
 import { diagramPages, DIAGRAMS_DIR } from './diagram-pages.js';
 
 const root = new URL('../../../', import.meta.url);

@@ -1,10 +1,5 @@
-export { loadScenario, loadScenarioFile, loadScenarioDirectory } from './load-scenario.js';
-export type {
-  LoadedScenario,
-  LoadResult,
-  LoadOptions,
-  DirectoryLoadResult,
-} from './load-scenario.js';
+export { loadScenario } from './load-scenario.js';
+export type { LoadedScenario, LoadResult, LoadOptions } from './load-scenario.js';
 export { compile, safeCompile } from './compile/compile.js';
 export type { CompiledScenario, CompileResult, StepResult } from './compile/compile.js';
 export { formatProblem, sortProblems, ScenarioError } from './problem.js';
@@ -88,11 +83,13 @@ export type {
   ConsideredAlternative,
   StepProgress,
 } from './compile/run-context.js';
+export { FINAL_RUN_STATUSES } from './compile/run-state.js';
 export type {
   PersistedSnapshot,
   PersistedStateValue,
   RunState,
   Awaiting,
+  FinalRunStatus,
 } from './compile/run-state.js';
 export type { PolicyState, PolicyRuleState, ControlState } from './compile/policy-state.js';
 export { scenarioMermaid } from './diagram/mermaid.js';

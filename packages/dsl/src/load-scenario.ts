@@ -1,5 +1,3 @@
-import { readFile, readdir } from 'node:fs/promises';
-import { basename, join } from 'node:path';
 import { canonicalDigest, type Sha256Digest } from '@programrun/evidence';
 import { sortProblems, type Problem } from './problem.js';
 import { scenarioSchema, type ScenarioDefinition } from './schema/scenario-schema.js';
@@ -20,6 +18,9 @@ import { checkInvariants } from './validate/check-invariants.js';
 import { checkExpressions } from './validate/check-expressions.js';
 import { checkInputs } from './validate/check-inputs.js';
 import { checkLegs } from './validate/check-legs.js';
+
+/** The last segment of a path, `/` or `\\` separated (no `node:path` in the core). */
+const baseName = (file: string): string => file.split(/[\\/]/).pop() ?? file;
 
 /** A scenario that passed every check, ready for `compile()`. */
 export interface LoadedScenario {
@@ -80,7 +81,7 @@ export function loadScenario(text: string, options: LoadOptions = {}): LoadResul
   }
 
   const id = `${definition.scenario}@${definition.version}`;
-  if (options.file !== undefined && parsed.success && basename(options.file) !== `${id}.yaml`) {
+  if (options.file !== undefined && parsed.success && baseName(options.file) !== `${id}.yaml`) {
     problems.push(
       source.problemAt('file_name_mismatch', `file must be named ${id}.yaml`, ['scenario']),
     );
@@ -124,51 +125,5 @@ export function loadScenario(text: string, options: LoadOptions = {}): LoadResul
       inputs: validator,
       file: options.file,
     },
-  };
-}
-
-/**
- * Reads and loads one scenario file.
- *
- * @example
- * ```ts
- * const result = await loadScenarioFile('scenarios/bank-payout@v1.yaml');
- * ```
- */
-export async function loadScenarioFile(file: string): Promise<LoadResult> {
-  return loadScenario(await readFile(file, 'utf8'), { file });
-}
-
-/** Result of {@link loadScenarioDirectory}: the scenarios that loaded and every problem. */
-export interface DirectoryLoadResult {
-  readonly scenarios: readonly LoadedScenario[];
-  readonly problems: readonly Problem[];
-}
-
-/**
- * Loads every `*.yaml` file of a directory (the catalogue), sorted by id. A directory with no
- * `*.yaml` file is a problem (`no_scenarios`), so a server never starts with an empty catalogue
- * by mistake.
- *
- * @example
- * ```ts
- * const { scenarios, problems } = await loadScenarioDirectory('scenarios');
- * ```
- */
-export async function loadScenarioDirectory(directory: string): Promise<DirectoryLoadResult> {
-  const files = (await readdir(directory)).filter((name) => name.endsWith('.yaml')).sort();
-  if (files.length === 0) {
-    const message = 'the directory has no *.yaml scenario files';
-    return {
-      scenarios: [],
-      problems: [{ code: 'no_scenarios', message, path: [], line: 0, column: 0, file: directory }],
-    };
-  }
-  const results = await Promise.all(files.map((name) => loadScenarioFile(join(directory, name))));
-  return {
-    scenarios: results
-      .flatMap((result) => (result.ok ? [result.scenario] : []))
-      .sort((a, b) => a.id.localeCompare(b.id)),
-    problems: results.flatMap((result) => result.problems),
   };
 }

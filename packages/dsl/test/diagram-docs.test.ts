@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { formatProblem, loadScenarioDirectory } from '../src/index.js';
+import { formatProblem } from '../src/index.js';
+import { loadScenarioDirectory } from '../src/node.js';
 import { diagramPages, DIAGRAMS_DIR, REGENERATE_COMMAND } from '../scripts/diagram-pages.js';
 
 const root = new URL('../../../', import.meta.url);

@@ -2,7 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatProblem, loadScenarioDirectory } from '../src/index.js';
+import { formatProblem } from '../src/index.js';
+import { loadScenarioDirectory } from '../src/node.js';
 
 let directory = '';
 beforeAll(async () => {

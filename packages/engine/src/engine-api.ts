@@ -1,6 +1,5 @@
 import type { RunEnvironment } from '@programrun/dsl';
 import type { DsseEnvelope, Jwks } from '@programrun/evidence';
-import type { ApiKeys } from './accounts/api-keys.js';
 import type { IssuerActivations } from './activation/activations.js';
 import type { ScenarioCatalogue } from './catalogue/scenario-catalogue.js';
 import type { AccessRequestInput, AccessRequestRecord } from './evidence/access-requests.js';
@@ -41,8 +40,6 @@ export interface UnitOfWork extends Transaction {
 /** The engine: creates runs, applies signals and fires timers, one store transaction each. */
 export interface Engine {
   readonly scenarios: ScenarioCatalogue;
-  /** The built-in API key store (create, list, revoke, authenticate). */
-  readonly apiKeys: ApiKeys;
   /** Issuer activations that let live runs of restricted scenarios leave intake. */
   readonly activations: IssuerActivations;
   /** Webhook endpoints, the event list, redelivery, and the queue a dispatcher drains. */

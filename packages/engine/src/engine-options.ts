@@ -33,13 +33,6 @@ export interface EngineOptions {
    */
   readonly timerLeaseMs?: number;
   /**
-   * How long this host reuses a successful API key authentication without a store read
-   * (milliseconds). A key revoked on this host is refused at once; other hosts sharing
-   * the store refuse it within this time. 0 reads the store on every request.
-   * @default 5000
-   */
-  readonly apiKeyCacheMs?: number;
-  /**
    * Evidence signing keys (one active, retired ones kept). Without them runs still work,
    * but evidence cannot be exported. Keep them outside the store and never lose a key
    * that signed evidence someone holds.

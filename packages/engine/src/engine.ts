@@ -1,4 +1,3 @@
-import { createApiKeys } from './accounts/api-keys.js';
 import { createIssuerActivations } from './activation/activations.js';
 import { createScenarioCatalogue } from './catalogue/scenario-catalogue.js';
 import type { Engine, UnitOfWork } from './engine-api.js';
@@ -89,12 +88,6 @@ export function createEngine(options: EngineOptions): Engine {
 
   return {
     scenarios: catalogue,
-    apiKeys: createApiKeys({
-      store: options.store,
-      clock: context.liveClock,
-      ids: context.ids,
-      ...(options.apiKeyCacheMs === undefined ? {} : { cacheMs: options.apiKeyCacheMs }),
-    }),
     activations: createIssuerActivations(context),
     webhooks: createWebhooks(context, options.webhooks ?? {}),
     unitOfWork,

@@ -23,6 +23,8 @@ export type {
   ApiKeyPrincipal,
   CreateApiKeyInput,
 } from './accounts/api-keys.js';
+export { createAccounts } from './accounts/accounts.js';
+export type { Accounts, AccountsOptions } from './accounts/accounts.js';
 export { constantTimeEqual } from './accounts/constant-time.js';
 export { assertAccountId } from './accounts/account-id.js';
 export type {
@@ -62,8 +64,14 @@ export type {
   Page,
 } from './store/store-v1.js';
 export type { LifecycleRecord } from './lifecycle/lifecycle-record.js';
-export { LIFECYCLE_EVENT_TYPES, recordTypeOf } from './lifecycle/event-types.js';
-export type { LifecycleEventType } from './lifecycle/event-types.js';
+export {
+  LIFECYCLE_EVENT_TYPES,
+  ACCOUNT_EVENT_TYPES,
+  EVENT_TYPE_MEANINGS,
+  EVENT_TYPES,
+  recordTypeOf,
+} from './lifecycle/event-types.js';
+export type { EventType, LifecycleEventType } from './lifecycle/event-types.js';
 export { eventId } from './lifecycle/build-records.js';
 export { partnerIdempotencyKey } from './handoffs/partner-key.js';
 export { deterministicId } from './ids/deterministic-id.js';
@@ -71,7 +79,7 @@ export { startScheduler } from './time/scheduler.js';
 export type { Scheduler, SchedulerOptions, TimerSource } from './time/scheduler.js';
 export type { SandboxOptions } from './handoffs/sandbox.js';
 export type { Signal, ApprovalSignal, HandoffSignal, CancelSignal } from './signals/signal.js';
-export { FINAL_STATUSES } from './runs/run-record.js';
+export { FINAL_STATUSES, RUN_STATUSES } from './runs/run-record.js';
 export type {
   RunRecord,
   RunStatus,
@@ -85,8 +93,25 @@ export type {
 } from './runs/run-record.js';
 export { webhookEventOf, webhookEventBody } from './webhooks/webhook-event.js';
 export type { WebhookEvent, WebhookEventRun } from './webhooks/webhook-event.js';
-export { createWebhookDispatcher } from './webhooks/dispatcher.js';
-export type { WebhookDispatcher, WebhookDispatcherOptions } from './webhooks/dispatcher.js';
+export {
+  classifyAddress,
+  isForbiddenAddress,
+  isPermittedAddress,
+  FORBIDDEN_ADDRESS,
+  ForbiddenAddressError,
+} from './webhooks/url-policy/address-policy.js';
+export type { AddressClass } from './webhooks/url-policy/address-policy.js';
+export {
+  checkEndpointUrl,
+  hostAddress,
+  isLoopbackHostname,
+  MAX_ENDPOINT_URL_LENGTH,
+} from './webhooks/url-policy/endpoint-url.js';
+export type {
+  EndpointUrlCheck,
+  EndpointUrlErrorCode,
+  EndpointUrlOptions,
+} from './webhooks/url-policy/endpoint-url.js';
 export type { Webhooks } from './webhooks/webhooks.js';
 export type { DeliveryQueue, AttemptOutcome, PreparedDelivery } from './webhooks/delivery-queue.js';
 export type { WebhookOptions } from './webhooks/webhook-options.js';
@@ -101,14 +126,11 @@ export type {
   WebhookDeliveryRecord,
   WebhookAttemptRecord,
 } from './webhooks/webhook-records.js';
-export {
-  WEBHOOK_EVENT_TYPES,
-  ACCOUNT_EVENT_TYPES,
-  matchesEnabledEvents,
-} from './webhooks/event-filter.js';
+export { matchesEnabledEvents } from './webhooks/event-filter.js';
 export {
   generateWebhookSecret,
   signWebhook,
+  signatureHeader,
   verifyWebhookSignature,
 } from './webhooks/webhook-secret.js';
 export { DEFAULT_RETRY_SCHEDULE } from './webhooks/retry-schedule.js';

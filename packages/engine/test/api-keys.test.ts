@@ -5,7 +5,7 @@ import {
   API_KEY_LENGTH,
   apiKeyChecksum,
   createApiKeys,
-  createEngine,
+  createAccounts,
   createMemoryStore,
   createVirtualClock,
   formatApiKey,
@@ -13,16 +13,16 @@ import {
   parseApiKey,
   seededIds,
   systemClock,
-  type Engine,
+  type Accounts,
   type StoreV1,
 } from '../src/index.js';
 import { expectEngineError } from './expect-engine-error.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-function newEngine(): { engine: Engine; store: StoreV1 } {
+function newEngine(): { engine: Accounts; store: StoreV1 } {
   const store = createMemoryStore();
-  return { engine: createEngine({ store, scenarios: [], ids: seededIds('keys') }), store };
+  return { engine: createAccounts({ store, ids: seededIds('keys') }), store };
 }
 
 describe('API key format', () => {
@@ -90,7 +90,7 @@ describe('API key format', () => {
   });
 });
 
-describe('engine.apiKeys', () => {
+describe('accounts.apiKeys', () => {
   it('creates a key shown once, lists it by prefix and last four only, and authenticates it', async () => {
     const { engine, store } = newEngine();
     const { apiKey, secret } = await engine.apiKeys.create({
@@ -203,7 +203,7 @@ describe('engine.apiKeys', () => {
 
   it('lists an account’s keys oldest first, filtered by environment', async () => {
     const clock = createVirtualClock('2026-05-01T00:00:00.000Z');
-    const engine = createEngine({ store: createMemoryStore(), scenarios: [], clock });
+    const engine = createAccounts({ store: createMemoryStore(), clock });
     const first = await engine.apiKeys.create({ account: 'acct_demo', environment: 'test' });
     clock.advanceTo(new Date('2026-05-01T00:00:01.000Z'));
     const second = await engine.apiKeys.create({ account: 'acct_demo', environment: 'live' });

@@ -1,10 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import {
-  compile,
-  formatProblem,
-  loadScenarioDirectory,
-  type CompiledScenario,
-} from '@programrun/dsl';
+import type { CompiledScenario } from '@programrun/dsl';
+import { loadCatalogue } from '@programrun/dsl/node';
 
 /** The repository's scenarios/ directory. */
 export const SCENARIO_DIRECTORY = fileURLToPath(new URL('../../../scenarios/', import.meta.url));
@@ -13,10 +9,7 @@ let cached: Promise<CompiledScenario[]> | undefined;
 
 /** Every scenario of the catalogue, compiled once per test file. */
 export function catalogueScenarios(): Promise<CompiledScenario[]> {
-  cached ??= loadScenarioDirectory(SCENARIO_DIRECTORY).then(({ scenarios, problems }) => {
-    if (problems.length > 0) throw new Error(problems.map(formatProblem).join('\n'));
-    return scenarios.map((scenario) => compile(scenario));
-  });
+  cached ??= loadCatalogue(SCENARIO_DIRECTORY);
   return cached;
 }
 

@@ -6,6 +6,7 @@ export { parseStrictJson, StrictJsonError, MAX_JSON_DEPTH } from './strict-json.
 export type { StrictJsonProblem } from './strict-json.js';
 export { sha256Digest, canonicalDigest, isSha256Digest } from './digest.js';
 export type { Sha256Digest } from './digest.js';
+export { hmacSha256, constantTimeEqual } from './hmac.js';
 export { linkRecord, verifyChain, assertChain, HashChainError } from './hash-chain.js';
 export type {
   ChainLink,

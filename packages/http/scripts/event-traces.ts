@@ -2,12 +2,8 @@
 // of docs/reference/events.md and the corpus the event schema tests check.
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import {
-  compile,
-  formatProblem,
-  loadScenarioDirectory,
-  type CompiledScenario,
-} from '@programrun/dsl';
+import { compile, type CompiledScenario } from '@programrun/dsl';
+import { loadCatalogue } from '@programrun/dsl/node';
 import {
   createEngine,
   createMemoryStore,
@@ -19,7 +15,7 @@ import {
   type WebhookEvent,
 } from '@programrun/engine';
 import { happyPathPlan, runTrace, type PlanAction, type SignalPlan } from '@programrun/testing';
-import { EVENT_TYPES, type EventType } from '../src/events/event-data-schemas.js';
+import { EVENT_TYPES, type EventType } from '@programrun/engine';
 
 /** Events of one real run, with where they came from. */
 export interface EventTrace {
@@ -40,10 +36,7 @@ let catalogue: Promise<CompiledScenario[]> | undefined;
  * ```
  */
 export function catalogueScenarios(): Promise<CompiledScenario[]> {
-  catalogue ??= loadScenarioDirectory(fileURLToPath(SCENARIOS)).then(({ scenarios, problems }) => {
-    if (problems.length > 0) throw new Error(problems.map(formatProblem).join('\n'));
-    return scenarios.map((scenario) => compile(scenario));
-  });
+  catalogue ??= loadCatalogue(fileURLToPath(SCENARIOS));
   return catalogue;
 }
 

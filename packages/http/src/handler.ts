@@ -1,4 +1,4 @@
-import type { Engine } from '@programrun/engine';
+import type { Accounts, Engine } from '@programrun/engine';
 import { createKeyStoreAuthenticator } from './auth/api-key-authenticator.js';
 import { assertPrincipal } from './auth/assert-principal.js';
 import type { Authenticate, Principal } from './auth/principal.js';
@@ -21,7 +21,12 @@ import { problemResponse } from './routes/answer-errors.js';
 export interface HandlerOptions {
   readonly engine: Engine;
   /**
-   * Resolves the caller. @default Bearer API keys from `engine.apiKeys`
+   * The accounts whose API keys authenticate requests (`createAccounts`); needed unless
+   * `authenticate` resolves callers another way.
+   */
+  readonly accounts?: Accounts;
+  /**
+   * Resolves the caller. @default Bearer API keys from `accounts.apiKeys`
    * (`createKeyStoreAuthenticator`). Hosts with their own auth return their principal.
    */
   readonly authenticate?: Authenticate;
@@ -42,6 +47,14 @@ export interface HandlerOptions {
 
 const ANONYMOUS: Principal = { account: 'anonymous', environment: 'test', credentialId: 'none' };
 
+function authenticatorOf(options: HandlerOptions): Authenticate {
+  if (options.authenticate) return options.authenticate;
+  if (options.accounts) return createKeyStoreAuthenticator(options.accounts.apiKeys);
+  throw new TypeError(
+    'createHandler needs `accounts` (createAccounts({ store })) to check API keys, or an `authenticate` hook of your own',
+  );
+}
+
 function limiterOf(option: HandlerOptions['rateLimit']): RateLimiter | null {
   if (option === false) return null;
   if (option && 'take' in option) return option;
@@ -61,8 +74,9 @@ export interface Handler {
  *
  * @example
  * ```ts
- * const { secret } = await engine.apiKeys.create({ account: 'acct_demo', environment: 'test' });
- * const handler = createHandler({ engine });
+ * const accounts = createAccounts({ store });
+ * const { secret } = await accounts.apiKeys.create({ account: 'acct_demo', environment: 'test' });
+ * const handler = createHandler({ engine, accounts });
  * const response = await handler.handle(new Request('http://localhost/v1/scenarios', {
  *   headers: { authorization: `Bearer ${secret}` },
  * }));
@@ -76,7 +90,7 @@ export function createHandler(options: HandlerOptions): Handler {
   };
   const purge = createIdempotencyPurge(idempotency);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const authenticate = options.authenticate ?? createKeyStoreAuthenticator(options.engine.apiKeys);
+  const authenticate = authenticatorOf(options);
   const limiter = limiterOf(options.rateLimit);
 
   async function route(request: Request, requestId: string): Promise<Response> {

@@ -5,7 +5,7 @@ export { createTokenBucketLimiter, DEFAULT_RATE_LIMIT } from './rate-limit/token
 export type { RateLimiter, RateLimitPolicy, RateLimitDecision } from './rate-limit/token-bucket.js';
 export type { Authenticate, Principal } from './auth/principal.js';
 export { ERROR_CATALOGUE, isErrorCode } from './errors/error-catalogue.js';
-export type { ErrorCode } from './errors/error-catalogue.js';
+export type { ErrorCode, ErrorCatalogueEntry, HttpErrorCode } from './errors/error-catalogue.js';
 export { HttpError } from './errors/http-error.js';
 export type { ProblemField } from './errors/http-error.js';
 export { toProblem, PROBLEM_TYPE_BASE } from './errors/problem-response.js';
@@ -20,9 +20,9 @@ export {
   clockAdvanceBodySchema,
   accessRequestBodySchema,
 } from './request-schemas.js';
-export { buildOpenApiDocument } from './openapi/build-openapi-document.js';
+export { buildOpenApiDocument } from './routes/all-routes.js';
 export type { OpenApiDocument } from './openapi/build-openapi-document.js';
-export { OPENAPI_MEDIA_TYPE } from './openapi/operations/openapi.js';
+export { OPENAPI_MEDIA_TYPE } from './routes/openapi.js';
 export { programRunSchema, programRunListSchema, runStatusSchema } from './schemas/program-run.js';
 export { lifecycleRecordSchema, lifecycleRecordListSchema } from './schemas/lifecycle-record.js';
 export { scenarioSchema, scenarioListSchema } from './schemas/scenario.js';

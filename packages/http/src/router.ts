@@ -1,6 +1,7 @@
 import type { Engine } from '@programrun/engine';
 import type { Principal } from './auth/principal.js';
 import type { IdempotencyPolicy } from './idempotency/idempotency.js';
+import type { OperationSpec } from './openapi/operation-spec.js';
 
 /** What every route handler receives. */
 export interface RouteContext {
@@ -18,13 +19,11 @@ export interface RouteContext {
   readonly purgeExpiredKeys: () => void;
 }
 
-/** One endpoint. */
-export interface Route {
-  readonly method: 'GET' | 'POST' | 'DELETE';
-  /** Path with `:param` segments, e.g. `/v1/program-runs/:id`. */
-  readonly path: string;
-  /** Served without authentication (public keys); the handler gets no principal. */
-  readonly public?: boolean;
+/**
+ * One endpoint: its {@link OperationSpec} (what the OpenAPI document says of it) and its
+ * handler. Made by `defineRoute`.
+ */
+export interface Route extends OperationSpec {
   readonly handle: (context: RouteContext) => Promise<Response>;
 }
 

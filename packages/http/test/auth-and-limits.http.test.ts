@@ -45,11 +45,11 @@ const raw = (path: string, headers: Record<string, string>, init: RequestInit = 
 
 describe('authentication', () => {
   it('answers every bad credential with the same 401 body and WWW-Authenticate', async () => {
-    const revoked = await server.engine.apiKeys.create({
+    const revoked = await server.accounts.apiKeys.create({
       account: 'acct_one',
       environment: 'test',
     });
-    await server.engine.apiKeys.revoke('acct_one', revoked.apiKey.id);
+    await server.accounts.apiKeys.revoke('acct_one', revoked.apiKey.id);
     const wrongChecksum = `${TEST_KEY.slice(0, -1)}${TEST_KEY.endsWith('A') ? 'B' : 'A'}`;
     const attempts: Record<string, string>[] = [
       {},

@@ -2,7 +2,14 @@ import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { z } from 'zod';
-import { LIFECYCLE_EVENT_TYPES, webhookEventBody, type WebhookEvent } from '@programrun/engine';
+import {
+  EVENT_TYPE_MEANINGS,
+  EVENT_TYPES,
+  LIFECYCLE_EVENT_TYPES,
+  webhookEventBody,
+  type EventType,
+  type WebhookEvent,
+} from '@programrun/engine';
 import { fc, runTrace, signalPlanArbitrary } from '@programrun/testing';
 import type {
   ApprovalDecision,
@@ -11,13 +18,7 @@ import type {
   RuleOutcome,
   RunEnding,
 } from '@programrun/dsl';
-import {
-  EVENT_DATA_SCHEMAS,
-  EVENT_TYPE_MEANINGS,
-  EVENT_TYPES,
-  type EventData,
-  type EventType,
-} from '../src/events/event-data-schemas.js';
+import { EVENT_DATA_SCHEMAS, type EventData } from '../src/events/event-data-schemas.js';
 import { EVENT_SOURCES } from '../src/events/event-sources.js';
 import { webhookEventJsonSchema } from '../src/events/webhook-event-json-schema.js';
 import { webhookEventSchema } from '../src/schemas/webhook-event.js';

@@ -1,16 +1,14 @@
 import { fileURLToPath } from 'node:url';
-import {
-  compile,
-  formatProblem,
-  loadScenarioDirectory,
-  type CompiledScenario,
-} from '@programrun/dsl';
+import type { CompiledScenario } from '@programrun/dsl';
+import { loadCatalogue } from '@programrun/dsl/node';
 import {
   createEngine,
   createMemoryStore,
   createVirtualClock,
   formatApiKey,
   seededIds,
+  createAccounts,
+  type Accounts,
   type Engine,
 } from '@programrun/engine';
 import { createKeySet, generateEd25519Jwk, type EvidenceKeySet } from '@programrun/evidence';
@@ -29,12 +27,7 @@ export const LIVE_KEY = formatApiKey('live', '9aB8cD7eF6gH5iJ4kL3mN2oP00000003')
 
 let scenarios: Promise<CompiledScenario[]> | undefined;
 function catalogue(): Promise<CompiledScenario[]> {
-  scenarios ??= loadScenarioDirectory(
-    fileURLToPath(new URL('../../../scenarios/', import.meta.url)),
-  ).then((loaded) => {
-    if (loaded.problems.length > 0) throw new Error(loaded.problems.map(formatProblem).join('\n'));
-    return loaded.scenarios.map((scenario) => compile(scenario));
-  });
+  scenarios ??= loadCatalogue(fileURLToPath(new URL('../../../scenarios/', import.meta.url)));
   return scenarios;
 }
 
@@ -42,6 +35,7 @@ function catalogue(): Promise<CompiledScenario[]> {
 export interface TestServer {
   readonly baseUrl: string;
   readonly engine: Engine;
+  readonly accounts: Accounts;
   request(
     method: string,
     path: string,
@@ -66,9 +60,10 @@ export const evidenceKeys: EvidenceKeySet = createKeySet([
  */
 export async function createTestHandler(
   handlerOptions: Partial<HandlerOptions> = {},
-): Promise<{ engine: Engine; handler: Handler }> {
+): Promise<{ engine: Engine; accounts: Accounts; handler: Handler }> {
+  const store = createMemoryStore();
   const engine = createEngine({
-    store: createMemoryStore(),
+    store,
     scenarios: await catalogue(),
     testClock: createVirtualClock('2026-03-02T09:00:00.000Z'),
     ids: seededIds('http-test'),
@@ -76,15 +71,21 @@ export async function createTestHandler(
     // Test receivers listen on 127.0.0.1.
     webhooks: { allowLoopback: true },
   });
-  await engine.apiKeys.create({ account: 'acct_one', environment: 'test', secret: TEST_KEY });
-  await engine.apiKeys.create({ account: 'acct_two', environment: 'test', secret: OTHER_TEST_KEY });
-  await engine.apiKeys.create({ account: 'acct_one', environment: 'live', secret: LIVE_KEY });
+  const accounts = createAccounts({ store, ids: seededIds('http-test') });
+  await accounts.apiKeys.create({ account: 'acct_one', environment: 'test', secret: TEST_KEY });
+  await accounts.apiKeys.create({
+    account: 'acct_two',
+    environment: 'test',
+    secret: OTHER_TEST_KEY,
+  });
+  await accounts.apiKeys.create({ account: 'acct_one', environment: 'live', secret: LIVE_KEY });
   const handler = createHandler({
     engine,
+    accounts,
     rateLimit: { requestsPerSecond: 100_000, burst: 100_000 },
     ...handlerOptions,
   });
-  return { engine, handler };
+  return { engine, accounts, handler };
 }
 
 /**
@@ -109,11 +110,12 @@ async function conformsToOpenApi(method: string, path: string, response: Respons
 
 /** Starts a fresh engine and handler behind `adapter` (node:http by default). */
 export async function startTestServer(adapter: Adapter = 'node'): Promise<TestServer> {
-  const { engine, handler } = await createTestHandler();
+  const { engine, accounts, handler } = await createTestHandler();
   const { baseUrl, close } = await listen(adapter, handler);
   return {
     baseUrl,
     engine,
+    accounts,
     request(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
       const key = options.key === undefined ? TEST_KEY : options.key;

@@ -3,10 +3,8 @@
 // matches the schema of its status and media type (ajv, JSON Schema 2020-12).
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import {
-  buildOpenApiDocument,
-  type OpenApiDocument,
-} from '../src/openapi/build-openapi-document.js';
+import type { OpenApiDocument } from '../src/openapi/build-openapi-document.js';
+import { buildOpenApiDocument } from '../src/routes/all-routes.js';
 
 type AddFormats = typeof addFormatsModule.default;
 const addFormats: AddFormats =

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE } from '../src/errors/error-catalogue.js';
-import { buildOpenApiDocument } from '../src/openapi/build-openapi-document.js';
 import { openApiPath, TAGS } from '../src/openapi/operation-spec.js';
-import { ROUTES } from '../src/routes/all-routes.js';
+import { buildOpenApiDocument, ROUTES } from '../src/routes/all-routes.js';
 
 const handlerRoutes = () => ROUTES;
 
@@ -44,11 +43,19 @@ describe('the OpenAPI document', () => {
       'method_not_allowed',
       // The engine's own check; over HTTP the body schema refuses blank fields first.
       'invalid_access_request',
+      // Raised by the accounts module and issuer activations, which have no HTTP endpoint
+      // (the catalogue holds them so that no engine code can become a 500).
+      'invalid_account',
+      'invalid_api_key_request',
+      'api_key_not_found',
+      'scenario_not_restricted',
+      'activation_not_found',
+      'invalid_activation',
     ];
     const missing = Object.keys(ERROR_CATALOGUE).filter(
       (code) => !outside.includes(code) && !text.includes(`"${code}"`),
     );
-    expect(missing, 'add these codes to an operation in src/openapi/operations/').toEqual([]);
+    expect(missing, 'add these codes to a route in src/routes/').toEqual([]);
   });
 
   it('lists the catalogue in the Problem schema', () => {

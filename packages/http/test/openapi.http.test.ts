@@ -4,9 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, createMemoryStore, type Engine } from '@programrun/engine';
 import { canonicalDigest } from '@programrun/evidence';
 import { createHandler, type Authenticate, type HandlerOptions } from '../src/index.js';
-import { buildOpenApiDocument } from '../src/openapi/build-openapi-document.js';
-import { OPENAPI_MEDIA_TYPE } from '../src/openapi/operations/openapi.js';
-import { LIVE_KEY, OTHER_TEST_KEY, startTestServer, type TestServer } from './harness.js';
+import { buildOpenApiDocument } from '../src/routes/all-routes.js';
+import { OPENAPI_MEDIA_TYPE } from '../src/routes/openapi.js';
+import {
+  evidenceKeys,
+  LIVE_KEY,
+  OTHER_TEST_KEY,
+  startTestServer,
+  type TestServer,
+} from './harness.js';
 import { conformingClient, type RequestOptions } from './openapi-client.js';
 
 const document = buildOpenApiDocument();
@@ -341,6 +347,7 @@ describe('problems of the host configuration', () => {
         }),
       );
       answers.push({
+        url: `${method} ${url}`,
         public: (operation as { security?: unknown[] }).security?.length === 0,
         ...(await conforming(method, url, response)),
       });
@@ -386,6 +393,24 @@ describe('problems of the host configuration', () => {
     };
     const keys = await answerAll({ authenticate: () => principal }, broken);
     expect(keys.find((answer) => answer.public && answer.status === 500)).toBeDefined();
+  });
+
+  it('503 store_unavailable from every operation that reads a store that cannot be reached', async () => {
+    const store = createMemoryStore();
+    await store.close();
+    const answers = await answerAll(
+      { authenticate: () => principal },
+      createEngine({ store, scenarios: [], evidence: { keys: evidenceKeys } }),
+    );
+    const storeBound = answers.filter(
+      (answer) => !answer.public && !answer.url.includes(' /v1/scenarios'),
+    );
+    expect(storeBound.length).toBeGreaterThan(10);
+    for (const answer of storeBound)
+      expect(answer, answer.url).toMatchObject({
+        status: 503,
+        body: { code: 'store_unavailable' },
+      });
   });
 
   it('200 for a creation retried after its stored response expired', async () => {

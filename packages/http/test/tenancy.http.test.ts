@@ -22,7 +22,10 @@ let server: TestServer;
 let principals: Principal[];
 beforeAll(async () => {
   server = await startTestServer();
-  const twoLive = await server.engine.apiKeys.create({ account: 'acct_two', environment: 'live' });
+  const twoLive = await server.accounts.apiKeys.create({
+    account: 'acct_two',
+    environment: 'live',
+  });
   principals = [
     { name: 'acct_one/test', key: TEST_KEY, live: false },
     { name: 'acct_two/test', key: OTHER_TEST_KEY, live: false },

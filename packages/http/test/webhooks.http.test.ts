@@ -1,8 +1,8 @@
 // Webhooks end to end over HTTP: register an endpoint, run, deliver to a real loopback
 // receiver that verifies every delivery with the standardwebhooks package.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWebhookDispatcher, type WebhookDispatcher } from '@programrun/engine';
-import { startReceiver, type TestReceiver } from '../../engine/test/webhooks/receiver.js';
+import { createWebhookDispatcher, type WebhookDispatcher } from '@programrun/webhooks';
+import { startReceiver, type TestReceiver } from '../../webhooks/test/receiver.js';
 import { LIVE_KEY, startTestServer, type TestServer } from './harness.js';
 import { conformingClient } from './openapi-client.js';
 

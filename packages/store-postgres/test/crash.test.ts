@@ -15,7 +15,7 @@ import { readRunHistory, type RunHistory } from './support/run-history.js';
 import { seededRandom } from './support/seeded-random.js';
 import { answerEveryKey, releaseUntilCompleted } from './support/settle-load.js';
 import { waitFor } from './support/wait-for.js';
-import { startReceiver } from '../../engine/test/webhooks/receiver.js';
+import { startReceiver } from '../../webhooks/test/receiver.js';
 
 const ROUNDS = 3;
 const WORKERS = 6;

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { compile, loadScenarioDirectory } from '@programrun/dsl';
+import { loadCatalogue } from '@programrun/dsl/node';
 import { createEngine, generateApiKey, type RunRecord } from '@programrun/engine';
 import { apiClient, listAll, type ApiAnswer, type ApiClient } from './support/api-client.js';
 import { RELEASE_APPROVAL, walletBody } from './support/create-signal-load.js';
@@ -146,12 +146,11 @@ describe('two hosts on one PostgreSQL schema', () => {
     // POST /v1/program-runs serializes a key on its Idempotency-Key lock; engine.createRun
     // called directly has no such lock, so every duplicate reaches the runs table: its
     // unique key and the engine's retry must decide, across connection pools.
-    const [loaded, stores] = await Promise.all([
-      loadScenarioDirectory(fileURLToPath(new URL('../../../scenarios/', import.meta.url))),
+    const [scenarios, stores] = await Promise.all([
+      loadCatalogue(fileURLToPath(new URL('../../../scenarios/', import.meta.url))),
       Promise.all([setup!.open(), setup!.open()]),
     ]);
     try {
-      const scenarios = loaded.scenarios.map((scenario) => compile(scenario));
       const engines = stores.map((store) =>
         createEngine({ store, scenarios, sandbox: { responseDelayMs: 10_000 } }),
       );

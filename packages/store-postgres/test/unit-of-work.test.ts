@@ -5,8 +5,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { compile, loadScenarioDirectory } from '@programrun/dsl';
+import { loadCatalogue } from '@programrun/dsl/node';
 import {
+  createAccounts,
   createEngine,
   createVirtualClock,
   type Engine,
@@ -19,10 +20,10 @@ import { createPostgresStore } from '../src/index.js';
 import { dropSchema, freshSchema, TEST_DATABASE_URL } from './support/test-database.js';
 
 const scope: Scope = { account: 'acct_uow', environment: 'test' };
-const { scenarios } = await loadScenarioDirectory(
+const scenarios = await loadCatalogue(
   fileURLToPath(new URL('../../../scenarios/', import.meta.url)),
 );
-const wallet = compile(scenarios.find((scenario) => scenario.id === 'wallet-delivery@v1')!);
+const wallet = scenarios.find((scenario) => scenario.id === 'wallet-delivery@v1')!;
 const inputs = wallet.definition.example_inputs;
 
 /** A store that reports whether its last transaction committed, and can hold one open. */
@@ -111,9 +112,14 @@ describe('the unit of work on PostgreSQL', () => {
   });
 
   it('never lets a duplicate take an Idempotency-Key over: it waits for the first and replays it', async () => {
-    const { secret } = await engine.apiKeys.create({ account: scope.account, environment: 'test' });
+    const accounts = createAccounts({ store: observed.store });
+    const { secret } = await accounts.apiKeys.create({
+      account: scope.account,
+      environment: 'test',
+    });
     const handler = createHandler({
       engine,
+      accounts,
       rateLimit: false,
       idempotency: { now: () => wallNow },
     });

@@ -1,4 +1,5 @@
 import { CheckError } from './check-error.js';
+import type { PropertyResult } from './check-report.js';
 
 /**
  * The properties `checkScenario` checks, in the order it checks them.
@@ -52,6 +53,8 @@ export interface CheckOptions {
   readonly properties?: readonly PropertyName[];
   /** The scenario file, named in the CLI replay command. */
   readonly file?: string;
+  /** Called after each property with its result and how long it took (milliseconds). */
+  readonly onProperty?: (result: PropertyResult, durationMs: number) => void;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { compile, formatProblem, loadScenarioFile, type CompiledScenario } from '@programrun/dsl';
+import { compile, formatProblem, type CompiledScenario } from '@programrun/dsl';
+import { loadScenarioFile } from '@programrun/dsl/node';
 import { CheckError } from './check-error.js';
 
 /**

@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { compile, formatProblem, loadScenarioDirectory } from '@programrun/dsl';
+import { loadCatalogue } from '@programrun/dsl/node';
 import {
   formatGoldenSequence,
   goldenEvents,
@@ -12,11 +12,9 @@ import {
   type GoldenPath,
 } from '../src/index.js';
 
-const loaded = await loadScenarioDirectory(
+const scenarios = await loadCatalogue(
   fileURLToPath(new URL('../../../scenarios/', import.meta.url)),
 );
-if (loaded.problems.length > 0) throw new Error(loaded.problems.map(formatProblem).join('\n'));
-const scenarios = loaded.scenarios.map((scenario) => compile(scenario));
 
 const GOLDEN_DIR = fileURLToPath(new URL('./golden/', import.meta.url));
 const UPDATE = process.env.UPDATE_GOLDEN === '1';

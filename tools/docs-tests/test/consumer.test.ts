@@ -20,6 +20,7 @@ const PUBLISHED = [
   'packages/engine',
   'packages/http',
   'packages/store-postgres',
+  'packages/webhooks',
   'packages/testing',
   'packages/cli',
   'scenarios',

@@ -1,9 +1,9 @@
-import { compile, formatProblem, loadScenarioDirectory } from '@programrun/dsl';
 import { createEngine, type IssuerActivationRecord } from '@programrun/engine';
 import { parseOptions, requireOption } from '../parse-options.js';
 import type { StoreOpener } from '../store/open-store.js';
 import { UsageError } from '../usage-error.js';
 import type { Output } from './verify.js';
+import { catalogueOf } from '../scenarios/scenario-files.js';
 
 export const ACTIVATIONS_USAGE = `usage:
   programrun activations activate --account <id> --scenario <name> --reference <ref> [--scenarios <dir>] [--json]
@@ -20,18 +20,6 @@ const row = (activation: IssuerActivationRecord): string =>
   ]
     .join(' ')
     .trimEnd();
-
-async function loadCatalogue(directory: string) {
-  const { scenarios, problems } = await loadScenarioDirectory(directory).catch(() => {
-    throw new UsageError(`cannot read the scenarios directory ${directory} (set --scenarios)`);
-  });
-  if (problems.length > 0) {
-    throw new UsageError(
-      `${directory} has ${problems.length} scenario problem(s); first: ${formatProblem(problems[0]!)}`,
-    );
-  }
-  return scenarios.map((scenario) => compile(scenario));
-}
 
 /**
  * `programrun activations activate|list|revoke`: issuer activations that let an account's
@@ -67,7 +55,7 @@ export async function activationsCommand(
     (typeof values.scenarios === 'string' ? values.scenarios : undefined) ??
     environment.PROGRAMRUN_SCENARIOS ??
     'scenarios';
-  const scenarios = action === 'list' ? [] : await loadCatalogue(directory);
+  const scenarios = action === 'list' ? [] : await catalogueOf(directory, '--scenarios');
   const opened = await openStore();
   try {
     if (!opened.durable) {

@@ -21,7 +21,7 @@ interface Checked {
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-/** Runs every selected property of one scenario, timing each. */
+/** Runs every selected property of one scenario (`checkScenario`), timing each. */
 async function checkOne(
   file: string,
   compiled: CompiledScenario,
@@ -33,49 +33,18 @@ async function checkOne(
     onProgress: (done: number, total: number) => void;
   },
 ): Promise<Checked> {
-  const { createScenarioChecker, PROPERTY_DESCRIPTIONS } = await import('@programrun/testing');
-  const started = performance.now();
-  const checker = createScenarioChecker(compiled, {
+  const { checkScenario } = await import('@programrun/testing');
+  const durations: number[] = [];
+  const report = await checkScenario(compiled, {
     file,
     onProgress: options.onProgress,
+    onProperty: (_result, durationMs) => durations.push(durationMs),
     ...(options.numRuns === undefined ? {} : { numRuns: options.numRuns }),
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...(options.path === undefined ? {} : { path: options.path }),
     ...(options.properties === undefined ? {} : { properties: options.properties }),
   });
-  const properties: PropertyResult[] = [];
-  const durations: number[] = [];
-  for (const name of checker.properties) {
-    const before = performance.now();
-    try {
-      properties.push(await checker.check(name));
-    } catch (error) {
-      // A path names a case of one property's cases: the others cannot replay it.
-      const message = error instanceof Error ? error.message : '';
-      if (options.path === undefined || !message.includes('Unable to replay')) throw error;
-      properties.push({
-        name,
-        description: PROPERTY_DESCRIPTIONS[name],
-        passed: true,
-        runs: 0,
-        skipped: `--path ${options.path} is not a case of this property`,
-      });
-    }
-    durations.push(performance.now() - before);
-  }
-  return {
-    file,
-    durations,
-    report: {
-      scenario: compiled.id,
-      numRuns: checker.numRuns,
-      seed: checker.seed,
-      traces: checker.traces(),
-      durationMs: Math.round(performance.now() - started),
-      properties,
-      passed: properties.every((property) => property.passed),
-    },
-  };
+  return { file, durations, report };
 }
 
 /** The summary table: scenario, property, runs, result, time. */

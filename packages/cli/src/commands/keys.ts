@@ -1,4 +1,4 @@
-import { createEngine, type ApiKeyRecord } from '@programrun/engine';
+import { createAccounts, type ApiKeyRecord } from '@programrun/engine';
 import { parseOptions, requireOption } from '../parse-options.js';
 import type { OpenedStore, StoreOpener } from '../store/open-store.js';
 import { UsageError } from '../usage-error.js';
@@ -60,14 +60,14 @@ export async function keysCommand(
     throw new UsageError(KEYS_USAGE);
   const account = requireOption(values, 'account');
   const opened = await openStore();
-  const engine = createEngine({ store: opened.store, scenarios: [] });
+  const { apiKeys } = createAccounts({ store: opened.store });
   try {
     switch (action) {
       case 'create': {
         if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]!}`);
         const environment = environmentOf(values.env);
         const description = typeof values.description === 'string' ? values.description : null;
-        const { apiKey, secret } = await engine.apiKeys.create({
+        const { apiKey, secret } = await apiKeys.create({
           account,
           environment,
           description,
@@ -88,7 +88,7 @@ export async function keysCommand(
       case 'list': {
         requireDurable(opened, 'list');
         if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]!}`);
-        const keys = await engine.apiKeys.list(
+        const keys = await apiKeys.list(
           account,
           values.env === undefined ? {} : { environment: environmentOf(values.env) },
         );
@@ -101,7 +101,7 @@ export async function keysCommand(
         requireDurable(opened, 'revoke');
         if (positionals.length !== 1)
           throw new UsageError('usage: programrun keys revoke --account <id> <key_id>');
-        const revoked = await engine.apiKeys.revoke(account, positionals[0]!);
+        const revoked = await apiKeys.revoke(account, positionals[0]!);
         if (json) output.out(JSON.stringify(revoked, null, 2));
         else
           output.out(`Revoked ${revoked.id} (${revoked.redacted}) at ${revoked.revoked_at ?? ''}.`);

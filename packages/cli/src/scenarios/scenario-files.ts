@@ -3,11 +3,12 @@ import { join } from 'node:path';
 import {
   compile,
   formatProblem,
-  loadScenarioFile,
+  ScenarioError,
   type CompiledScenario,
   type LoadedScenario,
   type LoadResult,
 } from '@programrun/dsl';
+import { loadCatalogue, loadScenarioFile } from '@programrun/dsl/node';
 import { CommandFailure } from '../command.js';
 import { UsageError } from '../usage-error.js';
 
@@ -92,4 +93,34 @@ export async function loadValidFile(file: string): Promise<LoadedScenario> {
     );
   }
   return result.scenario;
+}
+
+const isFileSystemError = (error: unknown): boolean =>
+  typeof (error as NodeJS.ErrnoException | undefined)?.code === 'string' &&
+  /^E[A-Z]+$/.test((error as NodeJS.ErrnoException).code!);
+
+/**
+ * The compiled catalogue of a scenarios directory (`loadCatalogue`), with the CLI's
+ * errors: an unreadable or empty directory is a usage error (exit 2) naming `option`; a
+ * scenario with problems is a failure (exit 1) naming the first and `programrun validate`.
+ *
+ * @example
+ * ```ts
+ * const scenarios = await catalogueOf('scenarios', '--scenarios');
+ * ```
+ */
+export async function catalogueOf(directory: string, option: string): Promise<CompiledScenario[]> {
+  try {
+    return await loadCatalogue(directory);
+  } catch (error) {
+    if (isFileSystemError(error))
+      throw new UsageError(`cannot read the scenarios directory ${directory} (pass ${option})`);
+    if (!(error instanceof ScenarioError)) throw error;
+    const { problems } = error;
+    if (problems.every((problem) => problem.code === 'no_scenarios'))
+      throw new UsageError(`${directory} has no *.yaml scenarios (pass ${option})`);
+    throw new CommandFailure(
+      `${directory} has ${problems.length} scenario problem(s) (run programrun validate ${directory}); the first: ${formatProblem(problems[0]!)}`,
+    );
+  }
 }

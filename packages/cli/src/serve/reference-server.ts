@@ -1,19 +1,15 @@
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import type { CompiledScenario } from '@programrun/dsl';
 import {
-  compile,
-  formatProblem,
-  loadScenarioDirectory,
-  type CompiledScenario,
-} from '@programrun/dsl';
-import {
+  createAccounts,
   createEngine,
-  createWebhookDispatcher,
   generateApiKey,
   parseApiKey,
   startScheduler,
 } from '@programrun/engine';
+import { createWebhookDispatcher } from '@programrun/webhooks';
 import {
   createKeySet,
   generateEd25519Jwk,
@@ -28,6 +24,7 @@ import { CommandFailure } from '../command.js';
 import { openStoreFromEnvironment } from '../store/open-store.js';
 import { UsageError } from '../usage-error.js';
 import { keptSecret } from './kept-secret.js';
+import { catalogueOf } from '../scenarios/scenario-files.js';
 
 /** Where and what the reference server serves. */
 export interface ReferenceServerOptions {
@@ -124,20 +121,7 @@ export async function startReferenceServer(
       'PROGRAMRUN_TEST_KEY is not a programrun test key (pr_test_ + 38 letters and digits ending in a checksum); make one with `programrun keys create --account acct_demo --env test`',
     );
 
-  const { scenarios: loaded, problems } = await loadScenarioDirectory(
-    options.scenarioDirectory,
-  ).catch(() => {
-    throw new UsageError(
-      `cannot read the scenarios directory ${options.scenarioDirectory} (pass --scenarios)`,
-    );
-  });
-  if (loaded.length === 0 && problems.every((problem) => problem.code === 'no_scenarios'))
-    throw new UsageError(`${options.scenarioDirectory} has no *.yaml scenarios (pass --scenarios)`);
-  if (problems.length > 0)
-    throw new CommandFailure(
-      `${options.scenarioDirectory} has ${problems.length} scenario problem(s) (run programrun validate ${options.scenarioDirectory}); the first: ${formatProblem(problems[0]!)}`,
-    );
-  const scenarios = loaded.map((scenario) => compile(scenario));
+  const scenarios = await catalogueOf(options.scenarioDirectory, '--scenarios');
 
   const opened = await openStoreFromEnvironment(environment, { store: 'pglite' });
   const cleanups: (() => Promise<void>)[] = [() => opened.close()];
@@ -160,7 +144,8 @@ export async function startReferenceServer(
     const testKey =
       configuredKey ??
       (await keptSecret(secretsDir, 'test-api-key', () => generateApiKey('test'))).value;
-    await engine.apiKeys
+    const accounts = createAccounts({ store: opened.store });
+    await accounts.apiKeys
       .register({
         account: 'acct_demo',
         environment: 'test',
@@ -175,7 +160,7 @@ export async function startReferenceServer(
     dispatcher.start();
     cleanups.push(() => Promise.all([scheduler.stop(), dispatcher.stop()]).then(() => undefined));
 
-    const server = createServer(createNodeListener(createHandler({ engine })));
+    const server = createServer(createNodeListener(createHandler({ engine, accounts })));
     await new Promise<void>((resolve, reject) => {
       server.once('error', (error: NodeJS.ErrnoException) =>
         reject(

@@ -23,7 +23,7 @@ export interface Awaiting {
 /** A snapshot summarised for the engine. */
 export interface RunState {
   /** `active` while steps remain; otherwise how it ended. */
-  readonly status: 'active' | 'completed' | 'faulted' | 'cancelled';
+  readonly status: 'active' | FinalRunStatus;
   readonly stage: string | null;
   readonly step: string | null;
   readonly compensating: boolean;
@@ -31,7 +31,21 @@ export interface RunState {
   readonly ending: RunEnding | null;
 }
 
-const FINAL = new Set(['completed', 'faulted', 'cancelled']);
+/**
+ * The statuses a run ends in; nothing changes it after them. The machine's final states
+ * carry these names, and the engine's run statuses end with them.
+ *
+ * @example
+ * ```ts
+ * FINAL_RUN_STATUSES.includes('faulted'); // true
+ * ```
+ */
+export const FINAL_RUN_STATUSES = ['completed', 'faulted', 'cancelled'] as const;
+
+/** A status a run ends in. */
+export type FinalRunStatus = (typeof FINAL_RUN_STATUSES)[number];
+
+const FINAL = new Set<string>(FINAL_RUN_STATUSES);
 
 /** The [outer, step] pair of a resting state value such as `{ posting: { post_ledger: 'active' } }`. */
 function restingStep(value: PersistedStateValue): { outer: string; step: string } | null {

@@ -109,13 +109,13 @@ export async function assertLeadLinked(
   if (run.session_id === null) {
     throw new EngineError(
       'lead_required',
-      `Run ${run.id} was created without a session_id, so no request-access lead can be linked to it. Create runs with a session_id, then POST /v1/access-requests with that session_id to export their evidence.`,
+      `Run ${run.id} was created without a session_id, so no request-access lead can be linked to it. Create runs with a session_id, then link a lead to that session to export their evidence.`,
     );
   }
   if (!(await tx.getAccessRequestBySession(scope, run.session_id))) {
     throw new EngineError(
       'lead_required',
-      `Evidence export needs a request-access lead linked to session ${run.session_id}: POST /v1/access-requests with { "session_id": "${run.session_id}", "name", "email", "company", "use_case" }, then retry.`,
+      `Evidence export needs a request-access lead linked to session ${run.session_id}: create an access request with that session_id and the lead's name, email, company and use_case, then retry.`,
     );
   }
 }

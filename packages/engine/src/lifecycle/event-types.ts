@@ -57,6 +57,47 @@ export const LIFECYCLE_EVENT_TYPES = {
 export type LifecycleEventType = keyof typeof LIFECYCLE_EVENT_TYPES;
 
 /**
+ * The account-level event types (about no run), with what they mean.
+ *
+ * @example
+ * ```ts
+ * Object.keys(ACCOUNT_EVENT_TYPES); // ['webhook_endpoint.disabled']
+ * ```
+ */
+export const ACCOUNT_EVENT_TYPES = {
+  'webhook_endpoint.disabled':
+    "A webhook endpoint was disabled: it answered 410 Gone, or every attempt failed for a whole retry schedule. Nothing is delivered to it until it is enabled again; this event goes to the account's other endpoints.",
+} as const;
+
+/** An event type: a lifecycle record type or an account-level type. */
+export type EventType = LifecycleEventType | keyof typeof ACCOUNT_EVENT_TYPES;
+
+/**
+ * Every event type with what it means, the one catalogue webhook subscriptions, the
+ * events API and the reference documentation read: the lifecycle record types
+ * (`program_run.*`), then the account-level ones.
+ *
+ * @example
+ * ```ts
+ * EVENT_TYPE_MEANINGS['program_run.completed']; // 'The run reached its result.'
+ * ```
+ */
+export const EVENT_TYPE_MEANINGS: Readonly<Record<EventType, string>> = {
+  ...LIFECYCLE_EVENT_TYPES,
+  ...ACCOUNT_EVENT_TYPES,
+};
+
+/**
+ * Every event type, lifecycle types first, in catalogue order.
+ *
+ * @example
+ * ```ts
+ * EVENT_TYPES.at(-1); // 'webhook_endpoint.disabled'
+ * ```
+ */
+export const EVENT_TYPES = Object.keys(EVENT_TYPE_MEANINGS) as [EventType, ...EventType[]];
+
+/**
  * The record type of a machine fact: `run.completed` → `program_run.completed`,
  * `stage.started` → `program_run.stage.started`.
  *

@@ -126,7 +126,7 @@ function assertSameCreation(run: RunRecord, prepared: PreparedCreation): void {
   if (!same) {
     throw new EngineError(
       'idempotency_key_reused',
-      `Idempotency-Key already created run ${run.id} with a different request; use a new key for a new run.`,
+      `This idempotency key already created run ${run.id} with a different request; use a new key for a new run.`,
     );
   }
 }

@@ -1,9 +1,31 @@
-import type { AssetTrack, PolicyState, RunEnvironment } from '@programrun/dsl';
+import {
+  FINAL_RUN_STATUSES,
+  type AssetTrack,
+  type PolicyState,
+  type RunEnvironment,
+} from '@programrun/dsl';
 import type { JsonObject, Sha256Digest } from '@programrun/evidence';
 
-/** Status of a run. `waiting` whenever `awaiting` is set; the last three are final. */
-export type RunStatus =
-  'pending' | 'running' | 'waiting' | 'suspended' | 'completed' | 'faulted' | 'cancelled';
+/**
+ * Every status of a run, the one list the store, the HTTP schemas and the list filters
+ * read: `waiting` whenever `awaiting` is set, `suspended` while a live run of a restricted
+ * scenario waits for its issuer activation; the last three are final.
+ *
+ * @example
+ * ```ts
+ * RUN_STATUSES.includes('waiting'); // true
+ * ```
+ */
+export const RUN_STATUSES = [
+  'pending',
+  'running',
+  'waiting',
+  'suspended',
+  ...FINAL_RUN_STATUSES,
+] as const;
+
+/** Status of a run (see {@link RUN_STATUSES}). */
+export type RunStatus = (typeof RUN_STATUSES)[number];
 
 /**
  * Final statuses: nothing changes a run after them.
@@ -13,11 +35,7 @@ export type RunStatus =
  * if (FINAL_STATUSES.has(run.status)) console.log('finished');
  * ```
  */
-export const FINAL_STATUSES: ReadonlySet<RunStatus> = new Set([
-  'completed',
-  'faulted',
-  'cancelled',
-]);
+export const FINAL_STATUSES: ReadonlySet<RunStatus> = new Set(FINAL_RUN_STATUSES);
 
 /** What a waiting run waits for. */
 export interface AwaitingRecord {

@@ -1,6 +1,6 @@
 import type { RunEnvironment } from '@programrun/dsl';
 import { EngineError, type FieldIssue } from '../errors.js';
-import { checkEndpointUrl } from './delivery/endpoint-url.js';
+import { checkEndpointUrl } from './url-policy/endpoint-url.js';
 import { enabledEventProblem } from './event-filter.js';
 
 /** What registering an endpoint takes (`POST /v1/webhook-endpoints`). */

@@ -1,16 +1,4 @@
-import { LIFECYCLE_EVENT_TYPES } from '../lifecycle/event-types.js';
-
-/** Account-level event types (not about one run). */
-export const ACCOUNT_EVENT_TYPES = {
-  'webhook_endpoint.disabled':
-    "An endpoint stopped receiving events: it answered 410 Gone, or every attempt failed for a whole retry schedule. Sent to the account's other endpoints.",
-} as const;
-
-/** Every event type a webhook endpoint can subscribe to, with its meaning. */
-export const WEBHOOK_EVENT_TYPES: Readonly<Record<string, string>> = {
-  ...LIFECYCLE_EVENT_TYPES,
-  ...ACCOUNT_EVENT_TYPES,
-};
+import { EVENT_TYPE_MEANINGS } from '../lifecycle/event-types.js';
 
 /**
  * Why an `enabled_events` entry is not valid, or null when it is: `*`, an event type, or a
@@ -23,10 +11,10 @@ export const WEBHOOK_EVENT_TYPES: Readonly<Record<string, string>> = {
  * ```
  */
 export function enabledEventProblem(pattern: string): string | null {
-  if (pattern === '*' || pattern in WEBHOOK_EVENT_TYPES) return null;
+  if (pattern === '*' || pattern in EVENT_TYPE_MEANINGS) return null;
   if (pattern.endsWith('.*')) {
     const prefix = pattern.slice(0, -1);
-    if (Object.keys(WEBHOOK_EVENT_TYPES).some((type) => type.startsWith(prefix))) return null;
+    if (Object.keys(EVENT_TYPE_MEANINGS).some((type) => type.startsWith(prefix))) return null;
   }
   return `is not an event type, a prefix such as program_run.handoff.*, or *`;
 }

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { base64, constantTimeEqual, hmacSha256 } from '@programrun/evidence';
 import type { WebhookSecretRow } from '../store/webhook-spec.js';
 
 const SECRET_PREFIX = 'whsec_';
@@ -12,7 +12,7 @@ const SECRET_PREFIX = 'whsec_';
  * ```
  */
 export function generateWebhookSecret(): string {
-  return `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
+  return `${SECRET_PREFIX}${base64.encode(crypto.getRandomValues(new Uint8Array(32)))}`;
 }
 
 /**
@@ -23,9 +23,9 @@ export function generateWebhookSecret(): string {
  * webhookSecretKey('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw').length; // 24
  * ```
  */
-export function webhookSecretKey(secret: string): Buffer {
+export function webhookSecretKey(secret: string): Uint8Array {
   if (!secret.startsWith(SECRET_PREFIX)) throw new TypeError('a webhook secret starts with whsec_');
-  return Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
+  return base64.decode(secret.slice(SECRET_PREFIX.length));
 }
 
 /**
@@ -38,10 +38,8 @@ export function webhookSecretKey(secret: string): Buffer {
  * ```
  */
 export function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
-  const mac = createHmac('sha256', webhookSecretKey(secret))
-    .update(`${id}.${timestamp}.${body}`)
-    .digest('base64');
-  return `v1,${mac}`;
+  const mac = hmacSha256(webhookSecretKey(secret), `${id}.${timestamp}.${body}`);
+  return `v1,${base64.encode(mac)}`;
 }
 
 /**
@@ -90,9 +88,6 @@ export function verifyWebhookSignature(
   body: string,
   header: string,
 ): boolean {
-  const expected = Buffer.from(signWebhook(secret, id, timestamp, body));
-  return header.split(' ').some((candidate) => {
-    const given = Buffer.from(candidate);
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  });
+  const expected = signWebhook(secret, id, timestamp, body);
+  return header.split(' ').some((candidate) => constantTimeEqual(candidate, expected));
 }

@@ -7,7 +7,7 @@ import {
   matchesEnabledEvents,
   signWebhook,
   verifyWebhookSignature,
-  WEBHOOK_EVENT_TYPES,
+  EVENT_TYPE_MEANINGS,
 } from '../../src/index.js';
 import { enabledEventProblem } from '../../src/webhooks/event-filter.js';
 import { retryDelayMs } from '../../src/webhooks/retry-schedule.js';
@@ -110,7 +110,7 @@ describe('event type subscriptions', () => {
   });
 
   it('accepts every catalogue type and refuses unknown ones', () => {
-    for (const type of Object.keys(WEBHOOK_EVENT_TYPES))
+    for (const type of Object.keys(EVENT_TYPE_MEANINGS))
       expect(enabledEventProblem(type)).toBeNull();
     expect(enabledEventProblem('program_run.*')).toBeNull();
     expect(enabledEventProblem('program_run.nope')).toMatch(/not an event type/);

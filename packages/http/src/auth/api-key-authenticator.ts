@@ -18,13 +18,13 @@ export function bearerToken(request: Request): string | null {
 }
 
 /**
- * The default authenticator: Bearer API keys from the engine's key store
- * (`engine.apiKeys`). Keys are looked up by digest and compared in constant time;
+ * The default authenticator: Bearer API keys from the accounts' key store
+ * (`accounts.apiKeys`). Keys are looked up by digest and compared in constant time;
  * missing, malformed, unknown and revoked keys all resolve to null (one 401 for all).
  *
  * @example
  * ```ts
- * createHandler({ engine, authenticate: createKeyStoreAuthenticator(engine.apiKeys) }); // the default
+ * createHandler({ engine, authenticate: createKeyStoreAuthenticator(accounts.apiKeys) }); // the default with `accounts`
  * ```
  */
 export function createKeyStoreAuthenticator(apiKeys: ApiKeys): Authenticate {

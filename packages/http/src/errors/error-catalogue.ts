@@ -1,7 +1,42 @@
+import type { EngineErrorCode } from '@programrun/engine';
+
+/** Codes only the HTTP layer raises (the engine's are `EngineErrorCode`). */
+export type HttpErrorCode =
+  | 'unauthorized'
+  | 'rate_limited'
+  | 'test_mode_only'
+  | 'route_not_found'
+  | 'method_not_allowed'
+  | 'malformed_json'
+  | 'duplicate_json_key'
+  | 'body_already_read'
+  | 'unsupported_media_type'
+  | 'payload_too_large'
+  | 'invalid_request'
+  | 'invalid_query'
+  | 'idempotency_key_missing'
+  | 'idempotency_key_invalid'
+  | 'idempotency_key_reused'
+  | 'idempotency_key_in_use'
+  | 'invalid_principal'
+  | 'store_unavailable'
+  | 'internal_error';
+
+/** What the catalogue says of a code. */
+export interface ErrorCatalogueEntry {
+  readonly status: number;
+  readonly title: string;
+  /** What the caller should do. */
+  readonly action: string;
+  /** Appended to an engine message: how to do over HTTP what it names. */
+  readonly hint?: string;
+}
+
 /**
  * Every error code the HTTP surface returns: its status, a title, and what the caller
  * should do. The one place codes map to statuses; `docs/reference/errors.md` is
- * generated from it.
+ * generated from it. Exhaustive by type: every engine and HTTP code has an entry, so a
+ * new engine code cannot silently become a 500.
  *
  * @example
  * ```ts
@@ -116,6 +151,7 @@ export const ERROR_CATALOGUE = {
     title: 'A request-access lead must be linked to the run session',
     action:
       "POST /v1/access-requests with the run's session_id (name, email, company, use_case), then export again; runs created without a session_id cannot export evidence.",
+    hint: 'Over HTTP: POST /v1/access-requests with the session_id, name, email, company and use_case.',
   },
   invalid_access_request: {
     status: 422,
@@ -221,12 +257,49 @@ export const ERROR_CATALOGUE = {
     action:
       "The host's `authenticate` hook must return `{ account, environment: 'test' | 'live', credentialId }` or null; fix the host.",
   },
+  invalid_account: {
+    status: 400,
+    title: 'Invalid account id',
+    action: 'Use an account id of 1–128 letters, digits and `_ . : -`.',
+  },
+  invalid_api_key_request: {
+    status: 400,
+    title: 'Invalid API key request',
+    action:
+      'Send a well-formed key of the environment and a short description without control characters.',
+  },
+  api_key_not_found: {
+    status: 404,
+    title: 'No such API key',
+    action: 'List the account’s keys and use one of their ids.',
+  },
+  scenario_not_restricted: {
+    status: 422,
+    title: 'Scenario is not on the restricted track',
+    action: 'Issuer activations apply to restricted scenarios only; name one by its scenario name.',
+  },
+  activation_not_found: {
+    status: 404,
+    title: 'No issuer activation',
+    action: 'Activate the scenario for the account first.',
+  },
+  invalid_activation: {
+    status: 400,
+    title: 'Invalid issuer activation',
+    action: 'Name a restricted scenario (without version) and a non-empty issuer reference.',
+  },
+  store_unavailable: {
+    status: 503,
+    title: 'Store unavailable',
+    action:
+      'The database could not be reached; retry shortly (with the same Idempotency-Key for POSTs).',
+  },
   internal_error: {
     status: 500,
     title: 'Internal error',
     action: 'Retry later; report the request_id if it persists.',
   },
-} as const satisfies Record<string, { status: number; title: string; action: string }>;
+} as const satisfies Record<EngineErrorCode | HttpErrorCode, ErrorCatalogueEntry>;
 
 /** A documented error code. */
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -36,12 +36,20 @@ export function toProblem(error: unknown, requestId: string): ProblemDocument {
   const code: ErrorCode =
     isProgramrunError(error) && isErrorCode(error.code) ? error.code : 'internal_error';
   const known = code !== 'internal_error';
-  const entry = ERROR_CATALOGUE[code];
+  const entry: {
+    readonly title: string;
+    readonly status: number;
+    readonly action: string;
+    readonly hint?: string;
+  } = ERROR_CATALOGUE[code];
   return {
     type: `${PROBLEM_TYPE_BASE}${code}`,
     title: entry.title,
     status: entry.status,
-    detail: known ? (error as Error).message : `${entry.title}. ${entry.action}`,
+    // Engine messages name engine calls; a hint says how to do the same over HTTP.
+    detail: known
+      ? `${(error as Error).message}${entry.hint ? ` ${entry.hint}` : ''}`
+      : `${entry.title}. ${entry.action}`,
     code,
     request_id: requestId,
     errors: known

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ASSET_TRACKS } from '@programrun/dsl';
-import { LIFECYCLE_EVENT_TYPES, type LifecycleEventType } from '@programrun/engine';
+import { ASSET_TRACKS, FINAL_RUN_STATUSES } from '@programrun/dsl';
+import type { EventType, LifecycleEventType } from '@programrun/engine';
 import { sha256DigestSchema } from '../schemas/common.js';
 import {
   approvalDecisionField,
@@ -11,46 +11,6 @@ import {
   instantField,
   openMapField,
 } from './event-fields.js';
-
-/** The account-level event: a webhook endpoint was switched off. */
-const ACCOUNT_EVENT_TYPES = {
-  'webhook_endpoint.disabled':
-    'A webhook endpoint was disabled: it answered 410 Gone, or every delivery to it failed for too long. No event is delivered to it until it is enabled again.',
-} as const;
-
-/**
- * Every event type with what it means: the lifecycle record types (`program_run.*`) and
- * the account-level `webhook_endpoint.disabled`.
- *
- * @example
- * ```ts
- * EVENT_TYPE_MEANINGS['program_run.completed']; // 'The run reached its result.'
- * ```
- */
-export const EVENT_TYPE_MEANINGS: Readonly<Record<EventType, string>> = {
-  ...LIFECYCLE_EVENT_TYPES,
-  ...ACCOUNT_EVENT_TYPES,
-};
-
-/**
- * An event type: a lifecycle record type or an account-level type.
- *
- * @example
- * ```ts
- * const type: EventType = 'program_run.handoff.requested';
- * ```
- */
-export type EventType = LifecycleEventType | keyof typeof ACCOUNT_EVENT_TYPES;
-
-/**
- * Every event type, lifecycle types first, in catalogue order.
- *
- * @example
- * ```ts
- * EVENT_TYPES.at(-1); // 'webhook_endpoint.disabled'
- * ```
- */
-export const EVENT_TYPES = Object.keys(EVENT_TYPE_MEANINGS) as [EventType, ...EventType[]];
 
 const empty = z.strictObject({});
 
@@ -261,9 +221,7 @@ const lifecycleDataSchemas = {
   'program_run.faulted': endingData,
   'program_run.cancelled': endingData,
   'program_run.evidence.sealed': z.strictObject({
-    status: z
-      .enum(['completed', 'faulted', 'cancelled'])
-      .meta({ description: 'The final status.' }),
+    status: z.enum(FINAL_RUN_STATUSES).meta({ description: 'The final status.' }),
     records: z
       .int()
       .min(1)

@@ -1,4 +1,4 @@
-import type { EventType } from './event-data-schemas.js';
+import type { EventType } from '@programrun/engine';
 
 /**
  * For every event type: which step kinds or situations emit it, and what its `stage` and

@@ -1,5 +1,9 @@
-import type { WebhookEvent } from '@programrun/engine';
-import { EVENT_TYPE_MEANINGS, EVENT_TYPES, type EventType } from './event-data-schemas.js';
+import {
+  EVENT_TYPE_MEANINGS,
+  EVENT_TYPES,
+  type EventType,
+  type WebhookEvent,
+} from '@programrun/engine';
 import { EVENT_SOURCES } from './event-sources.js';
 import { eventDataJsonSchema } from './webhook-event-json-schema.js';
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { webhookEventSchema } from '../schemas/webhook-event.js';
-import { EVENT_DATA_SCHEMAS, EVENT_TYPES, type EventType } from './event-data-schemas.js';
+import { EVENT_TYPES, type EventType } from '@programrun/engine';
+import { EVENT_DATA_SCHEMAS } from './event-data-schemas.js';
 
 /** A JSON Schema object as zod writes it. */
 export type JsonSchemaObject = Record<string, unknown>;

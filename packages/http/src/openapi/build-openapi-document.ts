@@ -1,7 +1,6 @@
 import { createDocument, type oas31, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { problemSchema } from '../schemas/problem.js';
-import { ALL_OPERATIONS } from './all-operations.js';
-import { openApiPath, TAGS } from './operation-spec.js';
+import { openApiPath, TAGS, type OperationSpec } from './operation-spec.js';
 import type { SharedResponses } from './problem-responses.js';
 import { toOperation } from './to-operation.js';
 
@@ -15,20 +14,19 @@ Authenticate with \`Authorization: Bearer <key>\`: \`pr_test_…\` keys see the 
 Response objects are closed (\`additionalProperties: false\`): they list exactly what this version sends. Later versions may add fields, so clients should ignore fields they do not know.`;
 
 /**
- * The OpenAPI 3.1 document of the `/v1` surface, generated from the zod schemas the
- * routes parse bodies with and the response schemas in `src/schemas/`. Problem codes
- * come from the error catalogue at call time.
+ * The OpenAPI 3.1 document of a set of operations (the routes' specs): paths from their
+ * zod schemas, problem responses from the error catalogue at call time.
  *
  * @example
  * ```ts
- * const document = buildOpenApiDocument();
+ * const document = openApiDocumentOf(ROUTES);
  * document.paths?.['/v1/program-runs']?.post?.operationId; // 'createProgramRun'
  * ```
  */
-export function buildOpenApiDocument(): OpenApiDocument {
+export function openApiDocumentOf(operations: readonly OperationSpec[]): OpenApiDocument {
   const shared: SharedResponses = new Map();
   const paths: ZodOpenApiPathsObject = {};
-  for (const spec of ALL_OPERATIONS) {
+  for (const spec of operations) {
     const path = openApiPath(spec.path);
     paths[path] = {
       ...paths[path],

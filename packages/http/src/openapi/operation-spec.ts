@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../errors/error-catalogue.js';
-import type { Route } from '../router.js';
 
 /**
  * The tags operations are grouped by, with their descriptions.
@@ -37,40 +36,46 @@ export interface SuccessResponse {
 }
 
 /**
- * One `/v1` operation as the document describes it: what the route reads and what it can
- * answer. Problems every operation of its kind can produce (401, 429, 500, body
- * and Idempotency-Key problems) are added by `toOperation`; `errors` names the rest.
+ * One `/v1` operation: what its route reads (path parameters, query, body, each a zod
+ * schema the route parses with) and what it can answer. The route carries it, and the
+ * OpenAPI document is generated from it. Problems every operation of its kind can produce
+ * (401, 429, 500, 503, body and Idempotency-Key problems) are added by {@link commonErrors};
+ * `errors` names the rest.
  *
  * @example
  * ```ts
  * const getRun: OperationSpec = {
  *   method: 'GET', path: '/v1/program-runs/:id', operationId: 'getProgramRun', tag: 'Program runs',
- *   summary: 'Read a run', description: '…', parameters: { path: z.object({ id: runIdParameter }) },
+ *   summary: 'Read a run', description: '…', params: z.object({ id: runIdParameter }),
  *   responses: [{ status: 200, description: 'The run.', schema: programRunSchema }],
  *   errors: ['run_not_found'],
  * };
  * ```
  */
 export interface OperationSpec {
-  readonly method: Route['method'];
-  /** The route's path, with `:param` segments as in `Route.path`. */
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  /** Path with `:param` segments, e.g. `/v1/program-runs/:id`. */
   readonly path: string;
   readonly operationId: string;
   readonly tag: Tag;
   readonly summary: string;
   readonly description: string;
-  /** Served without credentials (`Route.public`). */
+  /** Served without credentials (public keys, this document); the route gets no principal. */
   readonly public?: boolean;
+  /** Answered without the store (the scenario catalogue), so never `503 store_unavailable`. */
+  readonly storeFree?: boolean;
+  /** Only for test keys: others get `test_mode_only` before the body is read. */
+  readonly testOnly?: boolean;
   /** How the route treats `Idempotency-Key`. */
   readonly idempotencyKey?: 'required' | 'optional';
-  readonly parameters?: {
-    readonly path?: z.ZodObject;
-    readonly query?: z.ZodObject;
-  };
-  /** The JSON body, parsed with the same schema the route uses. */
+  /** The path parameters (all strings). */
+  readonly params?: z.ZodObject;
+  /** The query parameters; a value that does not parse is `422 invalid_query`. */
+  readonly query?: z.ZodObject;
+  /** The JSON body; a body that does not parse is `422 invalid_request`. */
   readonly body?: {
     readonly schema: z.ZodType;
-    /** False when an empty body is accepted (cancel). */
+    /** False when an empty body is accepted (read as `{}`). */
     readonly required: boolean;
   };
   readonly responses: readonly SuccessResponse[];
@@ -93,8 +98,11 @@ export function commonErrors(spec: OperationSpec): ErrorCode[] {
   // Credentials are checked, checked for sanity (a host's own authenticate hook) and
   // rate-limited per credential; public routes skip all three.
   if (!spec.public) codes.push('unauthorized', 'invalid_principal', 'rate_limited');
+  // Operations that read the store answer 503 when it cannot be reached.
+  if (!spec.public && !spec.storeFree) codes.push('store_unavailable');
   // The Express adapter refuses any non-GET request whose body another middleware read.
   if (spec.method !== 'GET') codes.push('body_already_read');
+  if (spec.testOnly) codes.push('test_mode_only');
   if (spec.body) {
     codes.push(
       'malformed_json',

@@ -1,4 +1,4 @@
-import { buildOpenApiDocument } from './build-openapi-document.js';
+import { buildOpenApiDocument } from '../routes/all-routes.js';
 
 /**
  * `docs/reference/openapi.json` as committed: the document, two-space indented, with a

@@ -22,8 +22,8 @@ const IDEMPOTENCY_KEY_DESCRIPTION = {
 
 function requestParams(spec: OperationSpec): ZodOpenApiParameters {
   const params: ZodOpenApiParameters = {};
-  if (spec.parameters?.path) params.path = spec.parameters.path;
-  if (spec.parameters?.query) params.query = spec.parameters.query;
+  if (spec.params) params.path = spec.params;
+  if (spec.query) params.query = spec.query;
   if (spec.idempotencyKey) {
     const header = idempotencyKeyHeader.meta({
       param: { description: IDEMPOTENCY_KEY_DESCRIPTION[spec.idempotencyKey] },

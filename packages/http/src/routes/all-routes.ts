@@ -1,7 +1,8 @@
+import { openApiDocumentOf, type OpenApiDocument } from '../openapi/build-openapi-document.js';
 import type { Route } from '../router.js';
 import { eventRoutes } from './events.js';
 import { evidenceRoutes } from './evidence.js';
-import { openApiRoutes } from './openapi.js';
+import { openApiRoute } from './openapi.js';
 import { programRunRoutes } from './program-runs.js';
 import { scenarioRoutes } from './scenarios.js';
 import { signalRoutes } from './signals.js';
@@ -9,8 +10,8 @@ import { testHelperRoutes } from './test-helpers.js';
 import { webhookEndpointRoutes } from './webhook-endpoints.js';
 
 /**
- * Every `/v1` endpoint the handler serves, in matching order. The OpenAPI document must
- * describe exactly these (a test checks both ways).
+ * Every `/v1` endpoint the handler serves, in matching order; the OpenAPI document is
+ * generated from them.
  *
  * @example
  * ```ts
@@ -25,5 +26,20 @@ export const ROUTES: readonly Route[] = [
   ...webhookEndpointRoutes,
   ...eventRoutes,
   ...testHelperRoutes,
-  ...openApiRoutes,
+  openApiRoute(() => buildOpenApiDocument()),
 ];
+
+/**
+ * The OpenAPI 3.1 document of the `/v1` surface, generated from the routes: their zod
+ * schemas for parameters, bodies and responses, and their error codes (described from
+ * the error catalogue).
+ *
+ * @example
+ * ```ts
+ * const document = buildOpenApiDocument();
+ * document.paths?.['/v1/program-runs']?.post?.operationId; // 'createProgramRun'
+ * ```
+ */
+export function buildOpenApiDocument(): OpenApiDocument {
+  return openApiDocumentOf(ROUTES);
+}

@@ -1,135 +1,132 @@
-import type { RunStatus } from '@programrun/engine';
-import { HttpError } from '../errors/http-error.js';
+import { z } from 'zod';
 import { jsonResponse } from '../json-response.js';
-import { createRunBodySchema, parseBody } from '../request-schemas.js';
+import { createRunBodySchema } from '../request-schemas.js';
+import { lifecycleRecordListSchema } from '../schemas/lifecycle-record.js';
+import { programRunListSchema, programRunSchema } from '../schemas/program-run.js';
 import type { Route } from '../router.js';
-import { postRoute } from './post-route.js';
-import { invalidQuery, pageLimit } from './list-query.js';
+import { defineRoute } from './define-route.js';
+import { presentOnly } from './present-only.js';
+import { listEventsQuery, listRunsQuery, runIdParameter } from './parameters.js';
 
-const RUN_STATUSES = new Set([
-  'pending',
-  'running',
-  'waiting',
-  'suspended',
-  'completed',
-  'faulted',
-  'cancelled',
-]);
-
-/** RFC 3339 date-time (the ISO 8601 profile JSON Schema's `date-time` means). */
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
-
-function eventsQuery(url: URL): { afterSequence: number; limit: number } {
-  const afterText = url.searchParams.get('after_sequence');
-  const limitText = url.searchParams.get('limit');
-  const afterSequence = afterText === null ? 0 : Number(afterText);
-  const limit = limitText === null ? 100 : Number(limitText);
-  const errors = [];
-  if (!Number.isInteger(afterSequence) || afterSequence < 0 || afterText === '')
-    errors.push({
-      pointer: '/after_sequence',
-      code: 'invalid_query',
-      message: 'must be a non-negative integer',
-    });
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000 || limitText === '')
-    errors.push({
-      pointer: '/limit',
-      code: 'invalid_query',
-      message: 'must be an integer from 1 to 1000',
-    });
-  if (errors.length > 0) {
-    throw new HttpError(
-      'invalid_query',
-      errors.map((error) => `${error.pointer.slice(1)} ${error.message}`).join('; ') + '.',
-      { errors },
-    );
-  }
-  return { afterSequence, limit };
-}
-
-function listQuery(url: URL) {
-  const params = url.searchParams;
-  const limit = pageLimit(params);
-  const status = params.get('status');
-  if (status !== null && !RUN_STATUSES.has(status))
-    throw invalidQuery('status', `must be one of ${[...RUN_STATUSES].join(', ')}`);
-  const time = (name: string): string | undefined => {
-    const value = params.get(name);
-    if (value === null) return undefined;
-    const parsed = new Date(value);
-    if (!ISO_DATE_TIME.test(value) || Number.isNaN(parsed.getTime()))
-      throw invalidQuery(
-        name,
-        'must be an ISO 8601 date-time with a time zone, e.g. 2026-03-02T09:00:00Z',
-      );
-    return parsed.toISOString();
-  };
-  const scenario = params.get('scenario_id');
-  const after = params.get('starting_after');
-  const gte = time('created[gte]');
-  const lt = time('created[lt]');
-  return {
-    limit,
-    ...(status === null ? {} : { status: status as RunStatus }),
-    ...(scenario === null ? {} : { scenario_id: scenario }),
-    ...(after === null ? {} : { starting_after: after }),
-    ...(gte === undefined ? {} : { created_gte: gte }),
-    ...(lt === undefined ? {} : { created_lt: lt }),
-  };
-}
+const runPath = z.object({ id: runIdParameter });
 
 /**
  * `POST /v1/program-runs`: the body and inputs are checked before the transaction; the
  * Idempotency-Key check, the creation and the stored answer share one store transaction,
  * so an acknowledged run always has its replayable answer.
  */
-const createRun = postRoute(
+const createRun = defineRoute(
   {
-    keyRequired: true,
-    parse: (body, { engine, principal, request }) =>
+    method: 'POST',
+    path: '/v1/program-runs',
+    operationId: 'createProgramRun',
+    tag: 'Program runs',
+    summary: 'Create a run',
+    description:
+      'Validates the inputs against the scenario, starts the run and answers it as it rests: usually `waiting` for its first handoff or approval. Creation is exactly-once per Idempotency-Key.',
+    idempotencyKey: 'required',
+    body: { schema: createRunBodySchema, required: true },
+    responses: [
+      { status: 201, description: 'The new run.', schema: programRunSchema },
+      {
+        status: 200,
+        description:
+          'The run this Idempotency-Key created earlier, when its stored response has expired.',
+        schema: programRunSchema,
+      },
+    ],
+    errors: ['scenario_not_found', 'invalid_inputs', 'track_not_available', 'concurrent_update'],
+  },
+  {
+    prepare: ({ body }, { engine, principal, request }) =>
       engine.prepareRun(principal, {
-        ...parseBody(createRunBodySchema, body),
+        ...body,
         idempotency_key: request.headers.get('idempotency-key'),
       }),
+    work: async (uow, prepared) => {
+      const { run, created } = await uow.createRun(prepared);
+      return jsonResponse(created ? 201 : 200, run);
+    },
   },
-  async (uow, prepared) => {
-    const { run, created } = await uow.createRun(prepared);
-    return jsonResponse(created ? 201 : 200, run);
+);
+
+const listRuns = defineRoute(
+  {
+    method: 'GET',
+    path: '/v1/program-runs',
+    operationId: 'listProgramRuns',
+    tag: 'Program runs',
+    summary: 'List runs',
+    description: 'Runs of the key’s account and environment, newest first, in pages.',
+    query: listRunsQuery,
+    responses: [{ status: 200, description: 'A page of runs.', schema: programRunListSchema }],
+    errors: ['invalid_query'],
+  },
+  {
+    answer: async ({ query }, { engine, principal }) => {
+      const { 'created[gte]': gte, 'created[lt]': lt, ...filters } = query;
+      const page = await engine.listRuns(
+        principal,
+        presentOnly({
+          ...filters,
+          created_gte: gte === undefined ? undefined : new Date(gte).toISOString(),
+          created_lt: lt === undefined ? undefined : new Date(lt).toISOString(),
+        }),
+      );
+      return jsonResponse(200, { object: 'list', url: '/v1/program-runs', ...page });
+    },
+  },
+);
+
+const getRun = defineRoute(
+  {
+    method: 'GET',
+    path: '/v1/program-runs/:id',
+    operationId: 'getProgramRun',
+    tag: 'Program runs',
+    summary: 'Read a run',
+    description: 'Runs of other accounts and environments answer 404.',
+    params: runPath,
+    responses: [{ status: 200, description: 'The run.', schema: programRunSchema }],
+    errors: ['run_not_found'],
+  },
+  {
+    answer: async ({ params }, { engine, principal }) =>
+      jsonResponse(200, await engine.getRun(principal, params.id)),
+  },
+);
+
+const listRunEvents = defineRoute(
+  {
+    method: 'GET',
+    path: '/v1/program-runs/:id/events',
+    operationId: 'listProgramRunEvents',
+    tag: 'Program runs',
+    summary: 'List the lifecycle records of a run',
+    description:
+      'The hash-chained lifecycle records of a run in sequence order; verify them against `evidence.chain_head`.',
+    params: runPath,
+    query: listEventsQuery,
+    responses: [
+      { status: 200, description: 'A page of records.', schema: lifecycleRecordListSchema },
+    ],
+    errors: ['invalid_query', 'run_not_found'],
+  },
+  {
+    answer: async ({ params, query }, { engine, principal }) => {
+      const records = await engine.listEvents(principal, params.id, {
+        afterSequence: query.after_sequence,
+        limit: query.limit + 1,
+      });
+      return jsonResponse(200, {
+        object: 'list',
+        url: `/v1/program-runs/${params.id}/events`,
+        data: records.slice(0, query.limit),
+        has_more: records.length > query.limit,
+      });
+    },
   },
 );
 
 /** `/v1/program-runs`: create, list, read, and a run's lifecycle records. */
-export const programRunRoutes: readonly Route[] = [
-  { method: 'POST', path: '/v1/program-runs', handle: createRun },
-  {
-    method: 'GET',
-    path: '/v1/program-runs',
-    handle: async ({ engine, principal, url }) => {
-      const page = await engine.listRuns(principal, listQuery(url));
-      return jsonResponse(200, { object: 'list', url: '/v1/program-runs', ...page });
-    },
-  },
-  {
-    method: 'GET',
-    path: '/v1/program-runs/:id',
-    handle: async ({ engine, principal, params }) =>
-      jsonResponse(200, await engine.getRun(principal, params.id!)),
-  },
-  {
-    method: 'GET',
-    path: '/v1/program-runs/:id/events',
-    handle: async ({ engine, principal, params, url }) => {
-      const { afterSequence, limit } = eventsQuery(url);
-      const records = await engine.listEvents(principal, params.id!, {
-        afterSequence,
-        limit: limit + 1,
-      });
-      return jsonResponse(200, {
-        object: 'list',
-        url: `/v1/program-runs/${params.id!}/events`,
-        data: records.slice(0, limit),
-        has_more: records.length > limit,
-      });
-    },
-  },
-];
+export const programRunRoutes: readonly Route[] = [createRun, listRuns, getRun, listRunEvents];

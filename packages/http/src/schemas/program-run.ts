@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ASSET_TRACKS } from '@programrun/dsl';
+import { RUN_STATUSES } from '@programrun/engine';
 import {
   jsonObjectSchema,
   listSchema,
@@ -16,13 +17,11 @@ import {
  * runStatusSchema.options.includes('waiting'); // true
  * ```
  */
-export const runStatusSchema = z
-  .enum(['pending', 'running', 'waiting', 'suspended', 'completed', 'faulted', 'cancelled'])
-  .meta({
-    id: 'ProgramRunStatus',
-    description:
-      '`waiting` whenever `awaiting` is set; `running` only between waits; `suspended` while a live run of a restricted scenario waits for the issuer activation; `completed`, `faulted` and `cancelled` are final.',
-  });
+export const runStatusSchema = z.enum(RUN_STATUSES).meta({
+  id: 'ProgramRunStatus',
+  description:
+    '`waiting` whenever `awaiting` is set; `running` only between waits; `suspended` while a live run of a restricted scenario waits for the issuer activation; `completed`, `faulted` and `cancelled` are final.',
+});
 
 const awaitingSchema = z
   .object({

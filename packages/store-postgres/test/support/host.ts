@@ -10,13 +10,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { compile, formatProblem, loadScenarioDirectory } from '@programrun/dsl';
-import {
-  createEngine,
-  createWebhookDispatcher,
-  isStoreError,
-  startScheduler,
-} from '@programrun/engine';
+import { loadCatalogue } from '@programrun/dsl/node';
+import { createAccounts, createEngine, isStoreError, startScheduler } from '@programrun/engine';
+import { createWebhookDispatcher } from '@programrun/webhooks';
 import { createHandler } from '@programrun/http';
 import { createNodeListener } from '@programrun/http/node';
 import { openHostStore } from './host-store.js';
@@ -40,25 +36,23 @@ const account = environment.PROGRAMRUN_TEST_ACCOUNT ?? 'acct_durability';
 if (!key) fail('PROGRAMRUN_TEST_KEY is required');
 const port = Number(environment.PORT ?? 0);
 const responseDelayMs = Number(environment.PROGRAMRUN_RESPONSE_DELAY_MS ?? 300);
-// How long a signal request holds its Idempotency-Key: short, so retries after a crash take
-// over within seconds (creations hold the key's lock only inside their transaction).
 
 const scenarioDirectory = fileURLToPath(new URL('../../../../scenarios/', import.meta.url));
-const [opened, loaded] = await Promise.all([
+const [opened, scenarios] = await Promise.all([
   openHostStore(environment).catch(fail),
-  loadScenarioDirectory(scenarioDirectory),
+  loadCatalogue(scenarioDirectory).catch((error: Error) => fail(error.message)),
 ]);
-if (loaded.problems.length > 0) fail(loaded.problems.map(formatProblem).join('\n'));
 
 const engine = createEngine({
   store: opened.store,
-  scenarios: loaded.scenarios.map((scenario) => compile(scenario)),
+  scenarios,
   sandbox: { responseDelayMs },
   webhooks: { allowLoopback: true },
   timerLeaseMs: TIMER_LEASE_MS,
 });
 // Registered unless a previous life of this host (or the other host) did.
-await engine.apiKeys
+const accounts = createAccounts({ store: opened.store });
+await accounts.apiKeys
   .register({ account, environment: 'test', secret: key, description: 'host' })
   .catch(fail);
 
@@ -82,6 +76,7 @@ dispatcher.start();
 
 const handler = createHandler({
   engine,
+  accounts,
   // The suites drive load on purpose.
   rateLimit: false,
 });

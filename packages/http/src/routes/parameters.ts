@@ -1,0 +1,184 @@
+import { z } from 'zod';
+import { runStatusSchema } from '../schemas/program-run.js';
+
+/** Query text as a number the way `Number()` reads it; blank stays text (and is refused). */
+const numberOf = (value: unknown): unknown =>
+  typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+
+/**
+ * An integer query parameter from `min` to `max` with a default: `must be an integer from
+ * 1 to 100` (or `a non-negative integer` without a maximum) when it is anything else.
+ *
+ * @example
+ * ```ts
+ * z.object({ limit: integerParameter({ min: 1, max: 100, default: 10 }) }).parse({ limit: '5' }); // { limit: 5 }
+ * ```
+ */
+export function integerParameter(range: {
+  readonly min: number;
+  readonly max?: number;
+  readonly default: number;
+}) {
+  const error =
+    range.max === undefined
+      ? 'must be a non-negative integer'
+      : `must be an integer from ${range.min} to ${range.max}`;
+  const bounded = z.int({ error }).min(range.min, { error });
+  return z.preprocess(
+    numberOf,
+    (range.max === undefined ? bounded : bounded.max(range.max, { error })).default(range.default),
+  );
+}
+
+/**
+ * `{id}` of `/v1/program-runs/{id}/…`.
+ *
+ * @example
+ * ```ts
+ * requestParams: { path: z.object({ id: runIdParameter }) }
+ * ```
+ */
+export const runIdParameter = z.string().meta({
+  param: { id: 'RunId', description: 'The run id (`prun_…`).' },
+  examples: ['prun_4f1c2d3e4f5a6b7c8d9e0f1a'],
+});
+
+/**
+ * `{step}` of `/v1/program-runs/{id}/handoffs/{step}`.
+ *
+ * @example
+ * ```ts
+ * requestParams: { path: z.object({ id: runIdParameter, step: stepParameter }) }
+ * ```
+ */
+export const stepParameter = z.string().meta({
+  param: { id: 'HandoffStep', description: 'The handoff step the partner answers.' },
+  examples: ['transfer_to_wallet'],
+});
+
+/**
+ * `{id}` of `/v1/scenarios/{id}`.
+ *
+ * @example
+ * ```ts
+ * requestParams: { path: z.object({ id: scenarioIdParameter }) }
+ * ```
+ */
+export const scenarioIdParameter = z.string().meta({
+  param: { id: 'ScenarioId', description: 'The scenario id, `<name>@v<N>`.' },
+  examples: ['wallet-delivery@v1'],
+});
+
+const timeFilter = (description: string) =>
+  z.iso
+    .datetime({
+      offset: true,
+      error: 'must be an ISO 8601 date-time with a time zone, e.g. 2026-03-02T09:00:00Z',
+    })
+    .optional()
+    .meta({ param: { description }, examples: ['2026-03-01T00:00:00Z'] });
+
+/**
+ * Query of `GET /v1/program-runs`.
+ *
+ * @example
+ * ```ts
+ * listRunsQuery.parse({ limit: '5', status: 'waiting' }); // { limit: 5, status: 'waiting' }
+ * ```
+ */
+export const listRunsQuery = z.object({
+  limit: integerParameter({ min: 1, max: 100, default: 10 }).meta({
+    param: { description: 'Page size.' },
+  }),
+  starting_after: z
+    .string()
+    .optional()
+    .meta({ param: { description: 'A run id: list the runs after it (the next page).' } }),
+  scenario_id: z
+    .string()
+    .optional()
+    .meta({
+      param: { description: 'Only runs of this scenario.' },
+      examples: ['wallet-delivery@v1'],
+    }),
+  // `param` metadata on a $ref'd enum would leak into its schema; a description does not.
+  status: runStatusSchema.optional().meta({ description: 'Only runs with this status.' }),
+  'created[gte]': timeFilter('Only runs created at or after this ISO 8601 time.'),
+  'created[lt]': timeFilter('Only runs created before this ISO 8601 time.'),
+});
+
+/**
+ * Query of `GET /v1/program-runs/{id}/events`.
+ *
+ * @example
+ * ```ts
+ * listEventsQuery.parse({}); // { after_sequence: 0, limit: 100 }
+ * ```
+ */
+export const listEventsQuery = z.object({
+  after_sequence: integerParameter({ min: 0, default: 0 }).meta({
+    param: { description: 'List the records after this sequence number.' },
+  }),
+  limit: integerParameter({ min: 1, max: 1000, default: 100 }).meta({
+    param: { description: 'Page size.' },
+  }),
+});
+
+/**
+ * `{id}` of `/v1/webhook-endpoints/{id}`.
+ *
+ * @example
+ * ```ts
+ * requestParams: { path: z.object({ id: endpointIdParameter }) }
+ * ```
+ */
+export const endpointIdParameter = z.string().meta({
+  param: { id: 'WebhookEndpointId', description: 'The endpoint id (`we_…`).' },
+  examples: ['we_4f1c2d3e4f5a6b7c8d9e0f1a'],
+});
+
+/**
+ * `{id}` of `/v1/events/{id}`.
+ *
+ * @example
+ * ```ts
+ * requestParams: { path: z.object({ id: eventIdParameter }) }
+ * ```
+ */
+export const eventIdParameter = z.string().meta({
+  param: { id: 'EventId', description: 'The event id (`evt_…`).' },
+  examples: ['evt_3f2a9c4e8b1d7f6a0c5e2b9d4a7f1c3e'],
+});
+
+/**
+ * Query of `GET /v1/events`.
+ *
+ * @example
+ * ```ts
+ * accountEventsQuery.parse({ type: 'program_run.completed' }); // { limit: 10, type: 'program_run.completed' }
+ * ```
+ */
+export const accountEventsQuery = z.object({
+  limit: integerParameter({ min: 1, max: 100, default: 10 }).meta({
+    param: { description: 'Page size.' },
+  }),
+  starting_after: z
+    .string()
+    .optional()
+    .meta({ param: { description: 'An event id: list the events after it (the next page).' } }),
+  type: z
+    .string()
+    .optional()
+    .meta({
+      param: { description: 'Only events of this type.' },
+      examples: ['program_run.completed'],
+    }),
+  run: z
+    .string()
+    .optional()
+    .meta({ param: { description: 'Only events of this run (`prun_…`).' } }),
+  delivery_status: z
+    .enum(['none', 'pending', 'delivered', 'failed'])
+    .optional()
+    .meta({ description: 'Only events whose deliveries stand so.' }),
+});

@@ -1,0 +1,179 @@
+import type { RunEnvironment } from '@programrun/dsl';
+import {
+  signatureHeader,
+  systemClock,
+  type Clock,
+  type WebhookDeliveryRow,
+  type Webhooks,
+} from '@programrun/engine';
+import type { Resolver } from './guarded-lookup.js';
+import { createWebhookAgents, sendWebhook } from './send-webhook.js';
+
+/** Options of {@link createWebhookDispatcher}. */
+export interface WebhookDispatcherOptions {
+  /** Requests in flight at once, over every endpoint. @default 16 */
+  readonly concurrency?: number;
+  /** Whole-request timeout (connect, send, first response bytes). @default 10000 */
+  readonly timeoutMs?: number;
+  /** How often an idle dispatcher looks for due retries (and other hosts' events). @default 500 */
+  readonly pollIntervalMs?: number;
+  /** How long a claimed delivery is held before another dispatcher may take it over. @default timeoutMs + 60000 */
+  readonly leaseMs?: number;
+  /** Wall clock for `webhook-timestamp`, leases and latency. @default systemClock */
+  readonly clock?: Clock;
+  /** DNS resolver (tests); the system resolver by default. Every answer passes the SSRF guard. */
+  readonly resolve?: Resolver;
+  /** Called with unexpected failures (a store that is down); the dispatcher keeps going. */
+  readonly onError?: (error: unknown) => void;
+}
+
+/** Delivers the webhook delivery queue: in the background (`start`) or until nothing is due (`drain`). */
+export interface WebhookDispatcher {
+  /** Starts delivering in the background: at once when events are queued, and on a poll. */
+  start(): void;
+  /** Delivers everything due now (retries included) and resolves with the attempts made. */
+  drain(): Promise<number>;
+  /** Stops claiming, waits for requests in flight, and closes connections. */
+  stop(): Promise<void>;
+}
+
+const ENVIRONMENTS: readonly RunEnvironment[] = ['live', 'test'];
+
+/**
+ * A dispatcher for an engine's webhook deliveries. Requests run with bounded concurrency and a
+ * timeout each, apart from run processing, so a slow or dead receiver never slows runs.
+ * Each delivery is POSTed with Standard Webhooks headers: `webhook-id` (the event id, the
+ * same on every retry), `webhook-timestamp` and `webhook-signature` (one `v1,` HMAC per
+ * valid secret).
+ *
+ * @example
+ * ```ts
+ * const dispatcher = createWebhookDispatcher(engine, { concurrency: 16 });
+ * dispatcher.start();
+ * // … on shutdown
+ * await dispatcher.stop();
+ * ```
+ */
+export function createWebhookDispatcher(
+  engine: { readonly webhooks: Webhooks },
+  options: WebhookDispatcherOptions = {},
+): WebhookDispatcher {
+  const queue = engine.webhooks.deliveries;
+  const concurrency = options.concurrency ?? 16;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const pollIntervalMs = options.pollIntervalMs ?? 500;
+  const leaseMs = options.leaseMs ?? timeoutMs + 60_000;
+  const clock = options.clock ?? systemClock;
+  const onError =
+    options.onError ?? ((error: unknown) => console.error('programrun webhooks:', error));
+  const agents = createWebhookAgents();
+  const inFlight = new Set<Promise<void>>();
+  let stopped = false;
+  let started = false;
+  let poll: ReturnType<typeof setInterval> | undefined;
+  let pumping: Promise<void> | null = null;
+  let pumpAgain = false;
+  let unsubscribe: (() => void) | undefined;
+
+  async function deliver(delivery: WebhookDeliveryRow): Promise<void> {
+    const prepared = await queue.prepare(delivery);
+    if (!prepared) return;
+    const startedAt = clock.now();
+    const timestamp = Math.floor(startedAt.getTime() / 1000);
+    const id = delivery.event_id;
+    const result = await sendWebhook({
+      url: prepared.url,
+      headers: {
+        'webhook-id': id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signatureHeader(prepared.secrets, id, timestamp, prepared.body),
+      },
+      body: prepared.body,
+      timeoutMs,
+      environment: delivery.environment,
+      allowLoopback: queue.allowLoopback,
+      agents,
+      ...(options.resolve ? { resolve: options.resolve } : {}),
+    });
+    await queue.settle(prepared.delivery, {
+      startedAt,
+      status: result.status,
+      latencyMs: result.latencyMs,
+      error: result.error,
+      responseExcerpt: result.responseBody ?? null,
+    });
+  }
+
+  function launch(delivery: WebhookDeliveryRow): void {
+    const task: Promise<void> = deliver(delivery)
+      .catch(onError)
+      .finally(() => {
+        inFlight.delete(task);
+        if (started && !stopped) kick();
+      });
+    inFlight.add(task);
+  }
+
+  /** Claims up to the free slots in each environment and starts them; returns how many. */
+  async function claimAndLaunch(): Promise<number> {
+    let claimed = 0;
+    for (const environment of ENVIRONMENTS) {
+      const free = concurrency - inFlight.size;
+      if (free <= 0 || stopped) break;
+      const now = clock.now();
+      const rows = await queue.claim(environment, free, now, new Date(now.getTime() + leaseMs));
+      for (const row of rows) launch(row);
+      claimed += rows.length;
+    }
+    return claimed;
+  }
+
+  function kick(): void {
+    if (pumping) {
+      pumpAgain = true;
+      return;
+    }
+    pumping = (async () => {
+      do {
+        pumpAgain = false;
+        try {
+          await claimAndLaunch();
+        } catch (error) {
+          onError(error);
+        }
+      } while (pumpAgain && !stopped);
+    })().finally(() => {
+      pumping = null;
+    });
+  }
+
+  return {
+    start() {
+      if (started || stopped) return;
+      started = true;
+      unsubscribe = queue.subscribe(() => setImmediate(kick));
+      poll = setInterval(kick, pollIntervalMs);
+      poll.unref();
+      kick();
+    },
+
+    async drain() {
+      let attempts = 0;
+      for (;;) {
+        const claimed = await claimAndLaunch();
+        attempts += claimed;
+        if (claimed === 0 && inFlight.size === 0) return attempts;
+        if (inFlight.size > 0) await Promise.race(inFlight);
+      }
+    },
+
+    async stop() {
+      stopped = true;
+      unsubscribe?.();
+      if (poll) clearInterval(poll);
+      await pumping;
+      await Promise.allSettled([...inFlight]);
+      agents.destroy();
+    },
+  };
+}
