@@ -29,7 +29,7 @@ export function oneLine(message: string): string {
  *
  * @example
  * ```ts
- * return runCommand('validate', output, () => validateCommand(argv, output));
+ * process.exitCode = await runCommand('validate', output, () => validateCommand(argv, output));
  * ```
  */
 export async function runCommand(

@@ -11,12 +11,6 @@ export type OptionValues = Record<string, string | boolean | string[] | undefine
 
 /**
  * Parses `argv` with node's `parseArgs`, turning its errors into one-line usage errors.
- *
- * @example
- * ```ts
- * const { values, positionals } = parseOptions(['--account', 'acct_demo'], { account: { type: 'string' } });
- * values.account; // 'acct_demo'
- * ```
  */
 export function parseOptions(
   argv: readonly string[],
@@ -38,11 +32,6 @@ export function parseOptions(
 
 /**
  * The value of a required string option.
- *
- * @example
- * ```ts
- * requireOption(values, 'account'); // throws UsageError "--account is required" when absent
- * ```
  */
 export function requireOption(values: OptionValues, name: string): string {
   const value = values[name];
@@ -52,11 +41,6 @@ export function requireOption(values: OptionValues, name: string): string {
 
 /**
  * The value of an optional string option, or `fallback`.
- *
- * @example
- * ```ts
- * stringOption(values, 'dir', 'scenarios');
- * ```
  */
 export function stringOption(values: OptionValues, name: string, fallback: string): string;
 export function stringOption(values: OptionValues, name: string): string | undefined;
@@ -73,11 +57,6 @@ export function stringOption(
 
 /**
  * The values of a repeatable string option (`--reject a --reject b`); empty when absent.
- *
- * @example
- * ```ts
- * listOption(values, 'reject'); // ['a', 'b']
- * ```
  */
 export function listOption(values: OptionValues, name: string): string[] {
   const value = values[name];
@@ -87,11 +66,6 @@ export function listOption(values: OptionValues, name: string): string[] {
 
 /**
  * A whole-number option within `[min, max]`, or `fallback` when absent.
- *
- * @example
- * ```ts
- * integerOption(values, 'port', { min: 0, max: 65535, fallback: 8787 });
- * ```
  */
 export function integerOption(
   values: OptionValues,

@@ -20,8 +20,9 @@ export type UnlinkedRecord<T extends ChainLink> = Omit<T, 'prev' | 'hash'>;
  *
  * @example
  * ```ts
- * const first = linkRecord({ sequence: 1, type: 'program_run.created' }, null);
- * const second = linkRecord({ sequence: 2, type: 'program_run.completed' }, first.hash);
+ * type Fact = ChainLink & { type: string };
+ * const first = linkRecord<Fact>({ sequence: 1, type: 'program_run.created' }, null);
+ * const second = linkRecord<Fact>({ sequence: 2, type: 'program_run.completed' }, first.hash);
  * ```
  */
 export function linkRecord<T extends ChainLink>(

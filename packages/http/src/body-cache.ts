@@ -8,11 +8,6 @@ const oversized = new WeakSet<Request>();
 /**
  * Marks a Request whose body the adapter stopped reading at the size limit: it must be
  * answered 413, never read as an empty body.
- *
- * @example
- * ```ts
- * markOversized(request);
- * ```
  */
 export function markOversized(request: Request): Request {
   oversized.add(request);
@@ -21,11 +16,6 @@ export function markOversized(request: Request): Request {
 
 /**
  * True for a Request the adapter cut off at the size limit.
- *
- * @example
- * ```ts
- * if (isOversized(request)) throw new HttpError('payload_too_large', '…');
- * ```
  */
 export function isOversized(request: Request): boolean {
   return oversized.has(request);
@@ -33,11 +23,6 @@ export function isOversized(request: Request): boolean {
 
 /**
  * Remembers the text a Response was built from.
- *
- * @example
- * ```ts
- * rememberResponseText(response, json);
- * ```
  */
 export function rememberResponseText(response: Response, text: string): Response {
   responseTexts.set(response, text);
@@ -46,11 +31,6 @@ export function rememberResponseText(response: Response, text: string): Response
 
 /**
  * The text a Response was built from, if we built it; undefined otherwise.
- *
- * @example
- * ```ts
- * rememberedResponseText(jsonResponse(200, {})); // '{}'
- * ```
  */
 export function rememberedResponseText(response: Response): string | undefined {
   return responseTexts.get(response);
@@ -58,11 +38,6 @@ export function rememberedResponseText(response: Response): string | undefined {
 
 /**
  * The text of a Response: remembered if we built it, otherwise read (consuming the body).
- *
- * @example
- * ```ts
- * const body = await responseText(response);
- * ```
  */
 export async function responseText(response: Response): Promise<string> {
   return responseTexts.get(response) ?? (await response.text());
@@ -70,11 +45,6 @@ export async function responseText(response: Response): Promise<string> {
 
 /**
  * Remembers the raw bytes a Request was built from (the node adapter reads them first).
- *
- * @example
- * ```ts
- * rememberRequestBytes(request, buffer);
- * ```
  */
 export function rememberRequestBytes(request: Request, bytes: Uint8Array): Request {
   requestBytes.set(request, bytes);
@@ -86,12 +56,6 @@ export function rememberRequestBytes(request: Request, bytes: Uint8Array): Reque
  * stream, stopping as soon as it grows past `maxBytes` (then `'too_large'`), so a chunked
  * upload without `Content-Length` is never buffered beyond the limit (fetch handler, Hono,
  * Bun, Deno, Workers).
- *
- * @example
- * ```ts
- * const bytes = await requestBodyBytes(request, 65536);
- * if (bytes === 'too_large') throw new HttpError('payload_too_large', '…');
- * ```
  */
 export async function requestBodyBytes(
   request: Request,

@@ -2,11 +2,6 @@ import { rememberResponseText } from './body-cache.js';
 
 /**
  * A JSON response (its text is remembered so adapters need not read it back).
- *
- * @example
- * ```ts
- * return jsonResponse(201, run);
- * ```
  */
 export function jsonResponse(
   status: number,

@@ -19,11 +19,6 @@ const hasBody = (method: string): boolean => method !== 'GET' && method !== 'HEA
  * Reads a Node request's body, stopping as soon as it passes `limit` bytes. The rest is
  * then drained and dropped, never buffered: the stream is not destroyed, so the 413 still
  * reaches the client, and {@link writeResponse} closes the connection afterwards.
- *
- * @example
- * ```ts
- * const body = await readNodeBody(message, 65536); // undefined for GET and HEAD
- * ```
  */
 export function readNodeBody(message: IncomingMessage, limit: number): Promise<NodeBody> {
   if (!hasBody(message.method ?? 'GET')) return Promise.resolve(undefined);
@@ -68,11 +63,6 @@ function requestUrl(path: string, host: string | undefined): URL {
 /**
  * Builds the fetch `Request` for a Node request whose body was already read; `path`
  * replaces the request's own (a framework that strips a mount prefix passes the rest).
- *
- * @example
- * ```ts
- * const request = fetchRequestOf(message, await readNodeBody(message, 65536));
- * ```
  */
 export function fetchRequestOf(
   message: IncomingMessage,
@@ -109,11 +99,6 @@ export async function toFetchRequest(
 
 /**
  * The status, headers (with `content-length`) and body bytes of a fetch `Response`.
- *
- * @example
- * ```ts
- * const { status, headers, body } = await responseParts(response);
- * ```
  */
 export async function responseParts(response: Response): Promise<ResponseParts> {
   const remembered = rememberedResponseText(response);

@@ -17,11 +17,6 @@ export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
  * object without duplicate keys (400 `duplicate_json_key`: parsers disagree on which value
  * wins, so a repeated key could mean different money to different readers). An empty body
  * reads as `{}` when `allowEmpty` (e.g. cancel).
- *
- * @example
- * ```ts
- * const body = await readJsonBody(request, { maxBytes: 65536 });
- * ```
  */
 export async function readJsonBody(
   request: Request,

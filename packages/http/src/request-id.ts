@@ -3,11 +3,6 @@ import { problemResponse } from './routes/answer-errors.js';
 
 /**
  * A new `Request-Id`: `req_` and 20 random base62 characters.
- *
- * @example
- * ```ts
- * newRequestId(); // 'req_4fZ…'
- * ```
  */
 export function newRequestId(): string {
   return `req_${randomBase62(20)}`;
@@ -17,11 +12,6 @@ export function newRequestId(): string {
  * The problem+json answer to an error raised outside `handle` (an adapter that cannot
  * build the request, say), with a fresh `Request-Id` in header and body like every other
  * answer. Unknown errors become `500 internal_error` without details.
- *
- * @example
- * ```ts
- * await writeResponse(adapterProblem(error), response);
- * ```
  */
 export function adapterProblem(error: unknown): Response {
   const requestId = newRequestId();

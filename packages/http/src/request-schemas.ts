@@ -125,11 +125,6 @@ function fieldsOf(error: z.ZodError, prefix = ''): ProblemField[] {
 
 /**
  * Parses a body with a schema or throws `invalid_request` naming every bad field.
- *
- * @example
- * ```ts
- * const body = parseBody(approvalBodySchema, await readJsonBody(request, limits));
- * ```
  */
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
   const result = schema.safeParse(body);
@@ -154,11 +149,6 @@ const eventTypePatterns = z
 
 /**
  * `POST /v1/webhook-endpoints` body.
- *
- * @example
- * ```ts
- * createWebhookEndpointBodySchema.parse({ url: 'https://hooks.example.com/programrun' });
- * ```
  */
 export const createWebhookEndpointBodySchema = z
   .strictObject({
@@ -177,11 +167,6 @@ export const createWebhookEndpointBodySchema = z
 
 /**
  * `POST /v1/webhook-endpoints/{id}` body: change fields, or enable / disable.
- *
- * @example
- * ```ts
- * updateWebhookEndpointBodySchema.parse({ status: 'enabled' });
- * ```
  */
 export const updateWebhookEndpointBodySchema = z
   .strictObject({
@@ -197,11 +182,6 @@ export const updateWebhookEndpointBodySchema = z
 
 /**
  * `POST /v1/webhook-endpoints/{id}/rotate-secret` body.
- *
- * @example
- * ```ts
- * rotateSecretBodySchema.parse({ overlap_seconds: 3600 });
- * ```
  */
 export const rotateSecretBodySchema = z
   .strictObject({
@@ -214,11 +194,6 @@ export const rotateSecretBodySchema = z
 
 /**
  * `POST /v1/events/{id}/redeliver` body.
- *
- * @example
- * ```ts
- * redeliverBodySchema.parse({ endpoint: 'we_123' });
- * ```
  */
 export const redeliverBodySchema = z
   .strictObject({

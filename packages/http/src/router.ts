@@ -56,11 +56,6 @@ function matchPath(pattern: string, path: string): Record<string, string> | unde
 
 /**
  * Finds the route for a method and path; tells a wrong method (405) from an unknown path (404).
- *
- * @example
- * ```ts
- * matchRoute(routes, 'GET', '/v1/program-runs/prun_1'); // { kind: 'found', params: { id: 'prun_1' }, … }
- * ```
  */
 export function matchRoute(routes: readonly Route[], method: string, path: string): RouteMatch {
   const allowed: string[] = [];

@@ -18,7 +18,7 @@ export type CheckErrorCode =
  *
  * @example
  * ```ts
- * try { await checkScenario(compiled, { properties: ['speed'] }); } catch (error) {
+ * try { selectProperties(['speed']); } catch (error) {
  *   if (error instanceof CheckError && error.code === 'unknown_property') console.error(error.message);
  * }
  * ```

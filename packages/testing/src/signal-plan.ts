@@ -51,7 +51,10 @@ const outcome = fc.constantFrom<PartnerOutcome>('confirmed', 'rejected', 'failed
  *
  * @example
  * ```ts
- * fc.assert(fc.asyncProperty(signalPlanArbitrary(), async (plan) => { … }));
+ * await fc.assert(fc.asyncProperty(signalPlanArbitrary(), async (plan) => {
+ *   const trace = await runTrace(compiled, compiled.definition.example_inputs, plan, 'property');
+ *   return trace.records.length > 0;
+ * }));
  * ```
  */
 export function signalPlanArbitrary(

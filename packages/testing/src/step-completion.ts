@@ -18,7 +18,7 @@ const STARTS: Readonly<Record<string, string>> = {
  *
  * @example
  * ```ts
- * startsStep({ type: 'program_run.handoff.requested', … }, 'handoff'); // true
+ * startsStep(record, 'handoff'); // true for a `program_run.handoff.requested` record
  * ```
  */
 export function startsStep(record: LifecycleRecord, kind: string | undefined): boolean {
@@ -32,7 +32,7 @@ export function startsStep(record: LifecycleRecord, kind: string | undefined): b
  *
  * @example
  * ```ts
- * completesStep({ type: 'program_run.handoff.confirmed', … }, 'handoff'); // true
+ * completesStep(record, 'handoff'); // true for a `program_run.handoff.confirmed` record
  * ```
  */
 export function completesStep(record: LifecycleRecord, kind: string | undefined): boolean {

@@ -6,6 +6,7 @@ import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
+import { snippetCompilerOptions } from '../src/compiler-options.js';
 import { codeBlocks, repositoryFile } from '../src/markdown-blocks.js';
 
 const DOCUMENTS = async (): Promise<string[]> => {
@@ -53,21 +54,7 @@ describe('TypeScript in the documentation', () => {
     }
     expect(files.size).toBeGreaterThan(30);
 
-    const configFile = ts.readConfigFile(repositoryFile('tsconfig.base.json'), (path) =>
-      ts.sys.readFile(path),
-    );
-    const { options } = ts.parseJsonConfigFileContent(
-      configFile.config,
-      ts.sys,
-      repositoryFile('tools/docs-tests'),
-    );
-    const program = ts.createProgram([...files.keys()], {
-      ...options,
-      noEmit: true,
-      declaration: false,
-      sourceMap: false,
-      noUnusedLocals: false,
-    });
+    const program = ts.createProgram([...files.keys()], snippetCompilerOptions());
     const problems = ts
       .getPreEmitDiagnostics(program)
       .filter((diagnostic) => diagnostic.file && files.has(diagnostic.file.fileName))

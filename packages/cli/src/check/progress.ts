@@ -22,13 +22,6 @@ const seconds = (since: number) => `${((performance.now() - since) / 1000).toFix
 /**
  * Progress of `check` on stderr: a redrawn bar when stderr is a terminal, a plain line at
  * each quarter otherwise (CI logs), nothing with `--quiet`.
- *
- * @example
- * ```ts
- * const progress = scenarioProgress(process.stderr, 'bar', '[1/7] wallet-delivery@v1');
- * progress.update(450, 900);
- * progress.finish();
- * ```
  */
 export function scenarioProgress(
   stream: ProgressStream,

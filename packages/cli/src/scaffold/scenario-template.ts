@@ -18,11 +18,6 @@ const titleOf = (name: string): string => {
 /**
  * A minimal valid scenario: one stage with a limit check, a release approval and a
  * partner handoff, example inputs, and the YAML language server's `$schema` line.
- *
- * @example
- * ```ts
- * scenarioTemplate({ name: 'demo-payout', family: 'bank_payout', schema: './scenario.schema.json' });
- * ```
  */
 export function scenarioTemplate(options: {
   readonly name: string;

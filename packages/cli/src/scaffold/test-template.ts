@@ -2,11 +2,6 @@
  * The property test scaffolded next to a new scenario: one line registering the whole
  * property suite of `@programrun/testing` (`scenarioSuite`) for that file, one vitest
  * test per property.
- *
- * @example
- * ```ts
- * testTemplate('demo-payout@v1.yaml');
- * ```
  */
 export function testTemplate(scenarioFile: string): string {
   return `// The property suite of ${scenarioFile} (needs vitest and @programrun/testing):

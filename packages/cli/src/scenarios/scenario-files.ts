@@ -16,11 +16,6 @@ import { UsageError } from '../usage-error.js';
  * The scenario files named by `paths`: files as given, directories as their `*.yaml`
  * files (not recursive, sorted), in order and without duplicates. A path that does not
  * exist, or no file at all, is a usage error.
- *
- * @example
- * ```ts
- * await scenarioFiles(['scenarios']); // ['scenarios/bank-payout@v1.yaml', …]
- * ```
  */
 export async function scenarioFiles(paths: readonly string[]): Promise<string[]> {
   const files: string[] = [];
@@ -41,11 +36,6 @@ export async function scenarioFiles(paths: readonly string[]): Promise<string[]>
 
 /**
  * Loads one scenario file, with an unreadable file as a usage error.
- *
- * @example
- * ```ts
- * const result = await loadFile('scenarios/wallet-delivery@v1.yaml');
- * ```
  */
 export async function loadFile(file: string): Promise<LoadResult> {
   try {
@@ -65,11 +55,6 @@ export async function loadFile(file: string): Promise<LoadResult> {
 /**
  * Loads and compiles the one scenario a command works on. A scenario with problems is a
  * failure (exit 1) naming the first problem and how many there are.
- *
- * @example
- * ```ts
- * const compiled = await compileFile('scenarios/wallet-delivery@v1.yaml');
- * ```
  */
 export async function compileFile(file: string): Promise<CompiledScenario> {
   return compile(await loadValidFile(file));
@@ -78,11 +63,6 @@ export async function compileFile(file: string): Promise<CompiledScenario> {
 /**
  * Loads the one scenario a command works on; a scenario with problems is a failure
  * (exit 1) naming the first problem and how many there are.
- *
- * @example
- * ```ts
- * const loaded = await loadValidFile('scenarios/wallet-delivery@v1.yaml');
- * ```
  */
 export async function loadValidFile(file: string): Promise<LoadedScenario> {
   const result = await loadFile(file);
@@ -103,11 +83,6 @@ const isFileSystemError = (error: unknown): boolean =>
  * The compiled catalogue of a scenarios directory (`loadCatalogue`), with the CLI's
  * errors: an unreadable or empty directory is a usage error (exit 2) naming `option`; a
  * scenario with problems is a failure (exit 1) naming the first and `programrun validate`.
- *
- * @example
- * ```ts
- * const scenarios = await catalogueOf('scenarios', '--scenarios');
- * ```
  */
 export async function catalogueOf(directory: string, option: string): Promise<CompiledScenario[]> {
   try {

@@ -21,11 +21,6 @@ function evidenceLine(server: ReferenceServer): string {
  * What the reference server prints once it listens: where, which store, the test key, and
  * ready-to-paste `curl` commands that create a run, follow it, approve it, register a
  * webhook endpoint and export and verify its evidence.
- *
- * @example
- * ```ts
- * for (const line of serverBanner(server, '127.0.0.1')) console.log(line);
- * ```
  */
 export function serverBanner(server: ReferenceServer, host: string): string[] {
   const base = server.url;

@@ -7,11 +7,6 @@ import { join } from 'node:path';
 /**
  * The secret stored at `<dataDir>/<name>`, or the one `create` makes (written with mode
  * 0600 before it is used). Without a data directory (memory store) it is never kept.
- *
- * @example
- * ```ts
- * const key = await keptSecret(dataDir, 'test-api-key', () => generateApiKey('test'));
- * ```
  */
 export async function keptSecret(
   dataDir: string | null,

@@ -27,11 +27,6 @@ function positionAt(text: string): (offset: number) => JsonPosition {
 /**
  * Maps every value and key of a JSON text that `JSON.parse` accepts to its position, so
  * a problem found by pointer can be reported as `file:line:column`.
- *
- * @example
- * ```ts
- * jsonPositions('{\n  "amount": "x"\n}').values.get('/amount'); // { line: 2, column: 13 }
- * ```
  */
 export function jsonPositions(text: string): JsonPositions {
   const at = positionAt(text);
@@ -91,11 +86,6 @@ export function jsonPositions(text: string): JsonPositions {
 /**
  * Line and column of a JSON syntax error, from the offset V8 names in its message
  * (`… in JSON at position 12`); 1:1 when it names none.
- *
- * @example
- * ```ts
- * syntaxErrorPosition('{"a": 1', error); // { line: 1, column: 8 }
- * ```
  */
 export function syntaxErrorPosition(text: string, error: unknown): JsonPosition {
   const match = /at position (\d+)/.exec(error instanceof Error ? error.message : '');

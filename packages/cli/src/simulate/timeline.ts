@@ -134,11 +134,6 @@ export function describeRecord(record: LifecycleRecord, compiled: CompiledScenar
 /**
  * The timeline of a simulated run: one line per lifecycle record (virtual time, time
  * since creation, record type, meaning) and an indented line for each wait.
- *
- * @example
- * ```ts
- * formatTimeline(records, compiled).join('\n');
- * ```
  */
 export function formatTimeline(
   records: readonly LifecycleRecord[],

@@ -66,8 +66,9 @@ function persist(snapshot: Snapshot): PersistedSnapshot {
  * @example
  * ```ts
  * const compiled = compile(await readFile('scenarios/wallet-delivery@v1.yaml', 'utf8'));
- * const { state, facts } = compiled.start({ environment: 'test', inputs: compiled.definition.example_inputs });
- * state.awaiting; // { kind: 'approval', step: 'release_approval', … }
+ * const inputs = { amount: '125.00', destination_wallet_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' };
+ * const { state, facts } = compiled.start({ environment: 'test', inputs });
+ * state.awaiting; // { kind: 'handoff', step: 'screen_destination', party: 'chain_analytics', attempt: 1 }
  * ```
  */
 export function compile(

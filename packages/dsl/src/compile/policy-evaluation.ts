@@ -5,11 +5,6 @@ import type { CheckOutcome, RuleOutcome, RunContext } from './run-context.js';
 /**
  * Evaluates policy rules; the decision is `deny` when a deny rule fails (or errors),
  * else `review` when a review rule fails, else `allow`.
- *
- * @example
- * ```ts
- * evaluateRules([amountCap], evaluator, context); // { decision: 'allow', rules: [...], review: null }
- * ```
  */
 export function evaluateRules(
   rules: readonly PolicyRule[],

@@ -59,12 +59,6 @@ export function ruleDependencies(expression: string): {
  * context, except rules that read a record or partner answer that does not exist yet,
  * which are `pending` without evaluating; controls read from their step's progress. A
  * failed review rule counts as cleared once reviewers approved it at a check step.
- *
- * @example
- * ```ts
- * const policyState = createPolicyStateEvaluator(definition, evaluator);
- * policyState(context).decision; // 'allow'
- * ```
  */
 export function createPolicyStateEvaluator(
   definition: ScenarioDefinition,

@@ -58,11 +58,6 @@ function restingStep(value: PersistedStateValue): { outer: string; step: string 
 
 /**
  * Summarises a persisted snapshot: status, current stage and step, and what it awaits.
- *
- * @example
- * ```ts
- * describeRunState(graph, snapshot).awaiting; // { kind: 'handoff', step: 'post_ledger', party: 'home_bank', attempt: 1 }
- * ```
  */
 export function describeRunState(graph: FlowGraph, snapshot: PersistedSnapshot): RunState {
   const { value, context } = snapshot;

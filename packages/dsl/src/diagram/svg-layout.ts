@@ -72,11 +72,6 @@ function nodeSize(node: DiagramNode, lines: readonly string[]): { width: number;
 /**
  * Lays the model out top to bottom with dagre (clusters as compound nodes). Insertion
  * follows the model's order, so the same model always gets the same layout.
- *
- * @example
- * ```ts
- * layoutDiagram(diagramModel(definition)).nodes[0]; // { node, x: 180, y: 38, width: 44, height: 44, lines: ['start'] }
- * ```
  */
 export function layoutDiagram(model: DiagramModel): DiagramLayout {
   const graph = new Graph<GraphLabel, NodeLabel, EdgeLabel>({ compound: true, multigraph: true });

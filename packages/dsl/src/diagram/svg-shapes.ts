@@ -23,11 +23,6 @@ const PAINT: Readonly<Record<PlacedNode['node']['shape'], string>> = {
  * The SVG outline of a placed node, shaped by kind like the Mermaid diagram: hexagon
  * check, parallelogram record, diamond route, stadium approval, subroutine (double-sided)
  * handoff, ellipse wait, dot start, double-ringed endings.
- *
- * @example
- * ```ts
- * nodeShape(placed); // '<polygon points="…" fill="#ffffff" stroke="#57606a"/>'
- * ```
  */
 export function nodeShape(placed: PlacedNode): string {
   const { x, y, width: w, height: h } = placed;

@@ -1,19 +1,9 @@
 /**
  * Font size of node text, in px.
- *
- * @example
- * ```ts
- * `<svg font-size="${FONT_SIZE}">`;
- * ```
  */
 export const FONT_SIZE = 12;
 /**
  * Height of one line of node text, in px.
- *
- * @example
- * ```ts
- * const height = lines.length * LINE_HEIGHT + 18;
- * ```
  */
 export const LINE_HEIGHT = 15;
 /** Characters per line before a node title wraps. */
@@ -30,11 +20,6 @@ function allowedInXml(character: string): boolean {
 /**
  * Text as XML character data or an attribute value: `& < > " '` escaped, characters XML
  * 1.0 forbids (controls other than tab and newlines) dropped, lone surrogates replaced.
- *
- * @example
- * ```ts
- * escapeXml('Cash & "carry" <fast>'); // 'Cash &amp; &quot;carry&quot; &lt;fast&gt;'
- * ```
  */
 export function escapeXml(text: string): string {
   return Array.from(text.toWellFormed())
@@ -51,11 +36,6 @@ export function escapeXml(text: string): string {
  * Estimated width in px of `text` at {@link FONT_SIZE}, without a browser: an average
  * glyph advance, wider for capitals and digits. Deterministic, generous enough for
  * common sans-serif fonts.
- *
- * @example
- * ```ts
- * textWidth('Hold funds'); // 63
- * ```
  */
 export function textWidth(text: string): number {
   let width = 0;
@@ -70,12 +50,6 @@ export function textWidth(text: string): number {
 /**
  * Words of `text` wrapped into lines of at most {@link WRAP_AT} characters (a longer
  * word gets a line of its own).
- *
- * @example
- * ```ts
- * wrapText('Payments operations submit the payout instruction (maker)');
- * // ['Payments operations submit', 'the payout instruction', '(maker)']
- * ```
  */
 export function wrapText(text: string): string[] {
   const lines: string[] = [];
@@ -94,11 +68,6 @@ export function wrapText(text: string): string[] {
 
 /**
  * A coordinate as SVG text: one decimal at most, no `-0`.
- *
- * @example
- * ```ts
- * formatNumber(12.345); // '12.3'
- * ```
  */
 export function formatNumber(value: number): string {
   const rounded = Math.round(value * 10) / 10;

@@ -16,11 +16,6 @@ const SCALAR_TYPES: Readonly<Record<string, string>> = {
 /**
  * The CEL shape of a JSON Schema: objects with `properties` become nested schemas,
  * scalars their CEL type, anything else (unions, maps, tuples) `dyn`.
- *
- * @example
- * ```ts
- * celShapeOfJsonSchema({ type: 'object', properties: { n: { type: 'integer' } } }); // { n: 'int' }
- * ```
  */
 export function celShapeOfJsonSchema(schema: unknown): CelShape {
   if (typeof schema !== 'object' || schema === null) return 'dyn';
@@ -50,11 +45,6 @@ const REVIVERS: Readonly<Record<string, (value: unknown) => unknown>> = {
 /**
  * Converts JSON data to the values CEL expects for `shape`: integers become BigInt,
  * money strings typed `Money` become {@link Money}. Missing fields stay missing.
- *
- * @example
- * ```ts
- * reviveForCel({ n: 5 }, { n: 'int' }); // { n: 5n }
- * ```
  */
 export function reviveForCel(value: unknown, shape: CelShape): unknown {
   if (typeof shape === 'string') {
@@ -75,12 +65,6 @@ export function reviveForCel(value: unknown, shape: CelShape): unknown {
  * The JSON form of a CEL result, for storing in the run context and evidence:
  * BigInt becomes a number (or a string beyond 2^53), Money its decimal string,
  * timestamps ISO strings, bytes base64, CEL maps plain objects.
- *
- * @example
- * ```ts
- * toJsonValue(12n);                  // 12
- * toJsonValue(Money.parse('1.50'));  // '1.50'
- * ```
  */
 export function toJsonValue(value: unknown): unknown {
   if (typeof value === 'bigint') {

@@ -32,11 +32,6 @@ export function stepsWithPaths(
 
 /**
  * Lists every CEL expression of a scenario with its path.
- *
- * @example
- * ```ts
- * collectExpressionSites(scenario).filter((site) => site.expects === 'bool');
- * ```
  */
 export function collectExpressionSites(scenario: ScenarioDefinition): ExpressionSite[] {
   const sites: ExpressionSite[] = scenario.policy.map((rule, index) => ({

@@ -8,11 +8,6 @@ import { Money } from '../money/money.js';
  * - `minor(m, digits)` gives integer minor units and `money_minor(units, digits)` back;
  * - `multiply(m, rate, digits)`, `divide(m, n, digits)` and `round(m, digits)` compute
  *   exactly and round half-to-even once, at the scale you name.
- *
- * @example
- * ```ts
- * registerMoneyFunctions(new Environment()).evaluate('money("0.10") + money("0.20") == money("0.30")'); // true
- * ```
  */
 export function registerMoneyFunctions(environment: Environment): Environment {
   return environment

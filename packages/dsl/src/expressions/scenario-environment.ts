@@ -63,12 +63,6 @@ function createEnvironment(
  * Builds the scenario's CEL environment. Record field types are inferred in two passes:
  * first with every record field `dyn`, then with the inferred types, so later
  * expressions are checked against what earlier records actually hold.
- *
- * @example
- * ```ts
- * const { environment } = buildScenarioEnvironment(scenario);
- * environment.check('money(inputs.amount) <= money("10000.00")').valid; // true
- * ```
  */
 export function buildScenarioEnvironment(scenario: ScenarioDefinition): ScenarioEnvironment {
   const inputShape = celShapeOfJsonSchema(scenario.inputs);
@@ -105,11 +99,6 @@ export type CheckResult =
 /**
  * Type-checks an expression without throwing; parse errors and type errors alike come
  * back with the character offset of the culprit.
- *
- * @example
- * ```ts
- * safeCheck(environment, 'inputs.amount > 5'); // { valid: false, message: 'no such overload: string > int', offset: 0 }
- * ```
  */
 export function safeCheck(environment: Environment, source: string): CheckResult {
   try {

@@ -96,11 +96,6 @@ const describeKind = (kind: InvariantKind): string =>
 
 /**
  * The kinds whose fields appear in a raw (unparsed) invariant mapping.
- *
- * @example
- * ```ts
- * kindsPresent({ id: 'x', before: ['a'], never_together: ['a', 'b'] }); // ['precedence', 'exclusion']
- * ```
  */
 export function kindsPresent(raw: unknown): InvariantKind[] {
   if (typeof raw !== 'object' || raw === null) return [];
@@ -110,12 +105,6 @@ export function kindsPresent(raw: unknown): InvariantKind[] {
 /**
  * Why a raw invariant fits no kind, in words: it mixes the fields of two kinds, has
  * none, or lacks a field of the one kind it starts.
- *
- * @example
- * ```ts
- * invariantShapeMessage({ id: 'x', before: ['a'], never_together: ['a', 'b'] });
- * // 'an invariant has the fields of one kind: precedence (before + then), exclusion (never_together) or response (after + eventually); this one mixes precedence and exclusion'
- * ```
  */
 export function invariantShapeMessage(raw: unknown): string {
   const kinds = kindsPresent(raw);

@@ -20,11 +20,6 @@ function violationsOf(graph: FlowGraph, invariant: InvariantDefinition): Invaria
  * response; see their proofs under `invariants/`). Steps an invariant names must be
  * steps of a stage (`invariant_unknown_step`); each violation is an `invariant_violated`
  * at the invariant with the shortest counterexample path in its message.
- *
- * @example
- * ```ts
- * checkInvariants(definition, buildFlowGraph(definition), source).map(formatProblem);
- * ```
  */
 export function checkInvariants(
   scenario: ScenarioDefinition,

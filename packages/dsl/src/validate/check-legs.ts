@@ -7,11 +7,6 @@ import { stepsWithPaths } from '../expressions/expression-sites.js';
  * Reports legs whose `step` is neither a step of a stage nor a compensation
  * (`leg_unknown_step`). Duplicate leg ids are `duplicate_id` (check-identifiers) and the
  * amount and currency expressions are type-checked with every other expression.
- *
- * @example
- * ```ts
- * checkLegs(definition, source); // [{ code: 'leg_unknown_step', line: 40, column: 11, … }]
- * ```
  */
 export function checkLegs(scenario: ScenarioDefinition, source: YamlSource): Problem[] {
   const steps = new Set(stepsWithPaths(scenario).map(({ step }) => step.id));

@@ -19,13 +19,6 @@ interface Entry {
  * A bounded time-to-live cache of successful authentications by key digest (never the
  * secret). Only positive answers are kept: an unknown key always reaches the store, and a
  * `ttlMs` of 0 keeps nothing. When full, the oldest entry goes first.
- *
- * @example
- * ```ts
- * const cache = createAuthenticationCache({ ttlMs: 5_000, maxEntries: 10_000, now: () => performance.now() });
- * cache.set(digest, { account: 'acct_demo', environment: 'test', keyId: 'key_1' });
- * cache.get(digest)?.account; // 'acct_demo' for the next 5 seconds
- * ```
  */
 export function createAuthenticationCache(options: {
   readonly ttlMs: number;

@@ -99,12 +99,6 @@ async function resumeSuspendedRuns(
 
 /**
  * The issuer activations of an engine.
- *
- * @example
- * ```ts
- * const activations = createIssuerActivations(context);
- * await activations.activate('acct_acme', { scenario: 'reserve-usd-cycle', reference: 'ISS-1' });
- * ```
  */
 export function createIssuerActivations(context: EngineContext): IssuerActivations {
   const { catalogue, transactions, clocks } = context;

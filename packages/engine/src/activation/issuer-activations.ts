@@ -33,11 +33,6 @@ export interface ActivationResult {
 
 /**
  * The API form of a stored activation.
- *
- * @example
- * ```ts
- * toActivationRecord(row).object; // 'issuer_activation'
- * ```
  */
 export function toActivationRecord(row: IssuerActivationRow): IssuerActivationRecord {
   return {
@@ -53,11 +48,6 @@ export function toActivationRecord(row: IssuerActivationRow): IssuerActivationRe
 
 /**
  * The activation posture a new live run gets from the account's activation row.
- *
- * @example
- * ```ts
- * activationPosture(row).status; // 'active' (or 'pending' without an active row)
- * ```
  */
 export function activationPosture(row: IssuerActivationRow | undefined): ActivationPosture {
   return row?.status === 'active'
@@ -68,11 +58,6 @@ export function activationPosture(row: IssuerActivationRow | undefined): Activat
 /**
  * True when a run of this scenario in this environment needs an issuer activation:
  * live runs of `restricted` scenarios.
- *
- * @example
- * ```ts
- * needsActivation(engine.scenarios.get('reserve-usd-cycle@v1'), 'live'); // true
- * ```
  */
 export function needsActivation(compiled: CompiledScenario, environment: 'test' | 'live'): boolean {
   return environment === 'live' && compiled.definition.asset_track === 'restricted';
@@ -81,11 +66,6 @@ export function needsActivation(compiled: CompiledScenario, environment: 'test' 
 /**
  * Checks an activation request: a restricted scenario of the catalogue (by name) and a
  * reference; returns the scenario name.
- *
- * @example
- * ```ts
- * assertActivation(catalogue, { scenario: 'reserve-usd-cycle', reference: 'ISS-42' }); // 'reserve-usd-cycle'
- * ```
  */
 export function assertActivation(catalogue: ScenarioCatalogue, input: ActivateIssuerInput): string {
   if (
@@ -104,11 +84,6 @@ export function assertActivation(catalogue: ScenarioCatalogue, input: ActivateIs
 /**
  * The name of a restricted scenario of the catalogue; `scenario_not_found` or
  * `scenario_not_restricted` otherwise.
- *
- * @example
- * ```ts
- * assertRestrictedScenario(catalogue, 'wallet-delivery'); // throws scenario_not_restricted
- * ```
  */
 export function assertRestrictedScenario(catalogue: ScenarioCatalogue, scenario: unknown): string {
   const versions = catalogue.list().filter((compiled) => compiled.definition.scenario === scenario);

@@ -15,7 +15,7 @@ export interface ScenarioCatalogue {
  *
  * @example
  * ```ts
- * const catalogue = createScenarioCatalogue(scenarios.map((loaded) => compile(loaded)));
+ * const catalogue = createScenarioCatalogue(await loadCatalogue('scenarios'));
  * catalogue.get('wallet-delivery@v1').digest;
  * ```
  */

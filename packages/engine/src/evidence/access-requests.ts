@@ -26,11 +26,6 @@ export interface AccessRequestInput {
 
 /**
  * The API form of a stored lead.
- *
- * @example
- * ```ts
- * toAccessRequestRecord(row).object; // 'access_request'
- * ```
  */
 export function toAccessRequestRecord(row: AccessRequestRow): AccessRequestRecord {
   return {
@@ -48,11 +43,6 @@ export function toAccessRequestRecord(row: AccessRequestRow): AccessRequestRecor
 
 /**
  * Checks the fields every lead needs (the HTTP layer validates formats in detail).
- *
- * @example
- * ```ts
- * assertAccessRequest({ session_id: '', … }); // throws invalid_access_request
- * ```
  */
 export function assertAccessRequest(input: AccessRequestInput): void {
   const missing = (['session_id', 'name', 'email', 'company', 'use_case'] as const).filter(
@@ -74,11 +64,6 @@ export function assertAccessRequest(input: AccessRequestInput): void {
 /**
  * The run record with `evidence.exportable` set from whether a lead is linked to the run's
  * session (computed on read, so a lead created later counts at once).
- *
- * @example
- * ```ts
- * const record = await withExportability(tx, scope, stored.record);
- * ```
  */
 export async function withExportability(
   tx: StoreTransactionV1,
@@ -95,11 +80,6 @@ export async function withExportability(
 
 /**
  * Throws `lead_required`, saying how to link one, unless evidence of this run may leave.
- *
- * @example
- * ```ts
- * await assertLeadLinked(tx, scope, run);
- * ```
  */
 export async function assertLeadLinked(
   tx: StoreTransactionV1,

@@ -123,11 +123,6 @@ function facts(records: readonly LifecycleRecord[], types: ReadonlySet<string>):
  * The evidence bundle of a run: the run, its parties and stages, policy state, and views
  * of its hash-chained lifecycle records (routes, delivery objects, recorded facts,
  * approvals, handoffs), plus the records themselves and their chain head.
- *
- * @example
- * ```ts
- * const bundle = buildEvidenceBundle({ run, records, compiled, kid: keys.signer.kid, generatedAt });
- * ```
  */
 export function buildEvidenceBundle(input: EvidenceBundleInput): EvidenceBundle {
   const { run, records, compiled } = input;

@@ -9,11 +9,6 @@ import {
 
 /**
  * Links a request-access lead to a session; the same session again returns the first.
- *
- * @example
- * ```ts
- * const { accessRequest, created } = await createAccessRequest(context, scope, { session_id: 'sess_1', name, email, company, use_case });
- * ```
  */
 export function createAccessRequest(
   context: EngineContext,

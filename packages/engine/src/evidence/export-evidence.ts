@@ -8,11 +8,6 @@ import { buildEvidenceBundle } from './build-evidence-bundle.js';
 
 /**
  * The engine's evidence signing keys, or `evidence_keys_missing`.
- *
- * @example
- * ```ts
- * const keys = evidenceKeysOf(context);
- * ```
  */
 export function evidenceKeysOf(context: EngineContext): EvidenceKeySet {
   if (!context.evidenceKeys) {
@@ -27,11 +22,6 @@ export function evidenceKeysOf(context: EngineContext): EvidenceKeySet {
 /**
  * The run's evidence bundle, sealed in a signed DSSE envelope; needs a lead linked to the
  * run's session (`lead_required`).
- *
- * @example
- * ```ts
- * const envelope = await exportEvidence(context, scope, 'prun_…');
- * ```
  */
 export async function exportEvidence(
   context: EngineContext,

@@ -26,11 +26,6 @@ function handoffOf(compiled: CompiledScenario, stepId: string) {
 /**
  * How long the simulated counterparty of a handoff takes to answer: the sandbox override,
  * else the step's or its party's `simulation.latency`, else the default.
- *
- * @example
- * ```ts
- * simulatedLatencyMs(compiled, 'screen_destination', {}); // 20000 (PT20S)
- * ```
  */
 export function simulatedLatencyMs(
   compiled: CompiledScenario,
@@ -50,12 +45,6 @@ export function simulatedLatencyMs(
  * (`failed`, with the error as data, when that data cannot be evaluated).
  * Computed when the answer arrives; the run cannot change while it waits on the handoff,
  * so the answer is the same as at request time. Same run, same answer.
- *
- * @example
- * ```ts
- * simulatedAnswer(compiled, 'screen_destination', 'pik_…', 1, context, at);
- * // { type: 'handoff.outcome', outcome: 'confirmed', reference: 'sim_…', data: { risk: 'low' }, … }
- * ```
  */
 export function simulatedAnswer(
   compiled: CompiledScenario,

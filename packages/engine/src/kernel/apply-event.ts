@@ -33,11 +33,6 @@ export interface ApplyEventOptions {
  * scenario digest, asks the pure machine for the transition and commits it. `buildEvent`
  * sees only started runs at the scope's current time; a run that has finished, or refuses
  * the event, is returned unchanged (`accepted: false`).
- *
- * @example
- * ```ts
- * const { accepted } = await applyEvent(context, transaction, scope, runId, (run, at) => ({ type: 'timer.fired', step, attempt, at }));
- * ```
  */
 export async function applyEvent(
   context: EngineContext,

@@ -75,11 +75,6 @@ function transitionFacts(
  * Commits one transition inside the caller's transaction: hash-chained lifecycle records
  * (with their webhook events in the outbox), timers for new deadlines (and cancellation of
  * stale ones), and the run, inserted or updated with compare-and-swap on its version.
- *
- * @example
- * ```ts
- * const { run } = await commitTransition({ transaction, compiled, scope, runId, now, result, previous, sandbox, deliveries });
- * ```
  */
 export async function commitTransition(
   input: CommitTransitionInput,

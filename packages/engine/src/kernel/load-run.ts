@@ -11,11 +11,6 @@ export const isStarted = (run: StoredRun): run is StartedRun => run.snapshot !==
 
 /**
  * The run `id` of the scope, or `run_not_found` (another scope's run is not found either).
- *
- * @example
- * ```ts
- * const run = await loadRun(tx, scope, 'prun_…');
- * ```
  */
 export async function loadRun(
   tx: StoreTransactionV1,
@@ -30,11 +25,6 @@ export async function loadRun(
 /**
  * The compiled scenario a run was created with, refusing one whose digest changed since
  * (`scenario_digest_mismatch`): published scenario versions are immutable.
- *
- * @example
- * ```ts
- * const compiled = scenarioOfRun(catalogue, run);
- * ```
  */
 export function scenarioOfRun(catalogue: ScenarioCatalogue, run: StoredRun): CompiledScenario {
   const compiled = catalogue.get(run.scenario_id);

@@ -16,11 +16,6 @@ export interface TimerReconciliation {
  * awaits (its step and attempt) survive, so a stale deadline can never fire into a later
  * attempt. The timer that caused the transition (`firedTimerId`) is settled by the caller
  * and appears in none of the lists. Pure.
- *
- * @example
- * ```ts
- * const { schedule, cancel, keep } = reconcileTimers({ existing, planned: plan.timers, awaiting: state.awaiting, firedTimerId });
- * ```
  */
 export function reconcileTimers(input: {
   readonly existing: readonly TimerRow[];

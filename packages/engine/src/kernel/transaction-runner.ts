@@ -29,12 +29,6 @@ export interface TransactionRunnerOptions {
 
 /**
  * The engine's one way into the store.
- *
- * @example
- * ```ts
- * const transactions = createTransactionRunner({ store, maxConflictRetries: 8, onEffectError: console.error });
- * await transactions.run(async ({ tx, afterCommit }) => { await tx.insertRun(run); afterCommit(wakeUp); });
- * ```
  */
 export function createTransactionRunner(options: TransactionRunnerOptions): TransactionRunner {
   const { store, maxConflictRetries, onEffectError } = options;
@@ -91,11 +85,6 @@ export function createTransactionRunner(options: TransactionRunnerOptions): Tran
  * A runner that runs all work in one transaction that is already open (a unit of work):
  * services built over it read and write inside that transaction, and its retry and
  * after-commit effects are the unit of work's.
- *
- * @example
- * ```ts
- * const webhooks = createWebhooks({ ...context, transactions: joinTransaction(transaction) }, options);
- * ```
  */
 export function joinTransaction(transaction: Transaction): TransactionRunner {
   return { run: (work) => work(transaction) };

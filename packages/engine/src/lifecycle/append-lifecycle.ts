@@ -9,11 +9,6 @@ import type { LifecycleRecord } from './lifecycle-record.js';
  * Appends lifecycle records and, in the same transaction, their events to the outbox: the
  * one way the engine writes history, so no record exists without its event. Subscribed
  * dispatchers are woken once the transaction commits.
- *
- * @example
- * ```ts
- * await appendLifecycle(transaction, scope, { id: runId, scenario_id, scenario_digest }, records, deliveries);
- * ```
  */
 export async function appendLifecycle(
   transaction: Transaction,

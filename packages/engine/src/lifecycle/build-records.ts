@@ -26,11 +26,6 @@ export function eventId(runId: string, sequence: number): string {
 
 /**
  * Turns facts into hash-chained lifecycle records continuing after `prev`.
- *
- * @example
- * ```ts
- * const records = buildRecords('prun_1', { sequence: 0, hash: null }, '2026-01-01T00:00:00.000Z', facts);
- * ```
  */
 export function buildRecords(
   runId: string,

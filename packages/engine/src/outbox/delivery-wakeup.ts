@@ -18,12 +18,6 @@ export interface DeliveryWakeup {
 
 /**
  * The wake-up of an engine.
- *
- * @example
- * ```ts
- * const deliveries = createDeliveryWakeup(clocks);
- * deliveries.subscribe(() => dispatcher.wake());
- * ```
  */
 export function createDeliveryWakeup(clocks: EnvironmentClocks): DeliveryWakeup {
   const listeners = new Set<() => void>();

@@ -6,11 +6,6 @@ import { webhookEventBody, type WebhookEvent } from '../webhooks/webhook-event.j
 
 /**
  * The deterministic id of the delivery of an event to an endpoint: one per pair.
- *
- * @example
- * ```ts
- * deliveryId('evt_1', 'we_1') === deliveryId('evt_1', 'we_1'); // true
- * ```
  */
 export function deliveryId(eventId: string, endpointId: string): string {
   return deterministicId('wdl', `${eventId}:${endpointId}`);
@@ -18,11 +13,6 @@ export function deliveryId(eventId: string, endpointId: string): string {
 
 /**
  * A new pending delivery, due at `dueAt` (the environment's base clock).
- *
- * @example
- * ```ts
- * pendingDelivery(eventRow, 'we_1', '2026-01-01T00:00:00.000Z');
- * ```
  */
 export function pendingDelivery(
   event: Pick<WebhookEventRow, 'id' | 'account' | 'environment'>,
@@ -51,11 +41,6 @@ export function pendingDelivery(
  * The write side of the transactional outbox: writes events inside the caller's
  * transaction, with one pending delivery per enabled endpoint of the scope that subscribes
  * to each event's type (except `excludeEndpoint`). Returns how many deliveries were queued.
- *
- * @example
- * ```ts
- * await enqueueEvents(tx, scope, events, '2026-01-01T00:00:00.000Z');
- * ```
  */
 export async function enqueueEvents(
   tx: StoreTransactionV1,

@@ -83,12 +83,6 @@ function lastEnteredStage(stages: readonly StageRecord[]): string | null {
 /**
  * The `program_run` object for the current state of a run. Pure: the engine recomputes
  * and stores it on every transition, so reads never touch the machine.
- *
- * @example
- * ```ts
- * const record = buildRunRecord({ id, compiled, environment: 'test', snapshot, state, … });
- * record.status; // 'waiting'
- * ```
  */
 export function buildRunRecord(input: RunRecordInput): RunRecord {
   const { compiled, state, snapshot } = input;

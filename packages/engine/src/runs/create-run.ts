@@ -76,11 +76,6 @@ function validateInputs(
 /**
  * Checks a creation request before any transaction: its scenario exists, its inputs are
  * valid, its track may run in the scope's environment.
- *
- * @example
- * ```ts
- * const prepared = prepareCreation(catalogue, scope, { scenario_id: 'wallet-delivery@v1', inputs });
- * ```
  */
 export function prepareCreation(
   catalogue: EngineContext['catalogue'],
@@ -154,11 +149,6 @@ function createdFact(scope: Scope, prepared: PreparedCreation): PendingFact {
  * Creates the run inside the caller's transaction, or finds the one its idempotency key
  * already made. A live run of a restricted scenario without its account's issuer
  * activation is recorded but held `suspended` in intake.
- *
- * @example
- * ```ts
- * const { run, created } = await createRunIn(context, transaction, scope, prepareCreation(catalogue, scope, request));
- * ```
  */
 export async function createRunIn(
   context: EngineContext,

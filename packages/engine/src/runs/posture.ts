@@ -3,11 +3,6 @@ import type { ActivationPosture, PosturePartyRecord, PostureRecord } from './run
 
 /**
  * The activation posture of runs that need none (test runs, tracks other than restricted).
- *
- * @example
- * ```ts
- * computePosture(compiled, 'test', context, NO_ACTIVATION_REQUIRED).activation.status; // 'not_required'
- * ```
  */
 export const NO_ACTIVATION_REQUIRED: ActivationPosture = {
   required: false,
@@ -56,11 +51,6 @@ function holdingsOf(compiled: CompiledScenario): Holdings {
  * The operating posture of a run: environment, asset track, how steps execute, each
  * party with the steps and stages it holds and whether that stage is live, simulated or
  * not live, and the routes chosen so far.
- *
- * @example
- * ```ts
- * computePosture(compiled, 'test', context, NO_ACTIVATION_REQUIRED).execution; // 'simulated'
- * ```
  */
 export function computePosture(
   compiled: CompiledScenario,

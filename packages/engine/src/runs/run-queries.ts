@@ -9,11 +9,6 @@ const MAX_LIST_LIMIT = 100;
 
 /**
  * A run's record, with `evidence.exportable` current.
- *
- * @example
- * ```ts
- * const run = await getRun(context, scope, 'prun_…');
- * ```
  */
 export function getRun(context: EngineContext, scope: Scope, id: string): Promise<RunRecord> {
   return context.transactions.run(async ({ tx }) =>
@@ -23,11 +18,6 @@ export function getRun(context: EngineContext, scope: Scope, id: string): Promis
 
 /**
  * A page of the scope's runs, newest first; `limit` is clamped to 1–100 (default 10).
- *
- * @example
- * ```ts
- * const page = await listRuns(context, scope, { status: 'waiting', limit: 20 });
- * ```
  */
 export function listRuns(
   context: EngineContext,
@@ -46,11 +36,6 @@ export function listRuns(
 
 /**
  * A run's lifecycle records in sequence order (`run_not_found` for another scope's run).
- *
- * @example
- * ```ts
- * const records = await listEvents(context, scope, 'prun_…', { afterSequence: 10 });
- * ```
  */
 export function listEvents(
   context: EngineContext,

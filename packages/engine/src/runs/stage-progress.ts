@@ -4,11 +4,6 @@ import type { StageRecord } from './run-record.js';
 
 /**
  * Stages before the first transition: all pending.
- *
- * @example
- * ```ts
- * initialStages(compiled.graph)[0]; // { id: 'intake', title: 'Intake and screening', status: 'pending', … }
- * ```
  */
 export function initialStages(graph: FlowGraph): StageRecord[] {
   return graph.stages.map((stage) => ({
@@ -23,11 +18,6 @@ export function initialStages(graph: FlowGraph): StageRecord[] {
 /**
  * Applies a transition's stage facts to the stage list; when the run ends faulted or
  * cancelled, the stages still active end that way too.
- *
- * @example
- * ```ts
- * advanceStages(stages, facts, state, '2026-01-01T00:00:00.000Z');
- * ```
  */
 export function advanceStages(
   stages: readonly StageRecord[],

@@ -9,11 +9,6 @@ import { initialStages } from './stage-progress.js';
 
 /**
  * The activation posture of a live restricted run whose account has no activation yet.
- *
- * @example
- * ```ts
- * PENDING_ACTIVATION.status; // 'pending'
- * ```
  */
 export const PENDING_ACTIVATION: ActivationPosture = {
   required: true,
@@ -56,12 +51,6 @@ function suspendedRecord(
 /**
  * A new run held in intake until its account's issuer activation: recorded (`created`,
  * then `suspended`) but its machine not started, so no step runs and no partner is asked.
- *
- * @example
- * ```ts
- * const { run, records } = suspendedRun({ compiled, scope, runId, at, creation, createdFact });
- * run.status; // 'suspended'
- * ```
  */
 export function suspendedRun(input: {
   readonly compiled: CompiledScenario;
@@ -111,12 +100,6 @@ export function suspendedRun(input: {
 /**
  * Cancels a run still suspended in intake: nothing ran, so nothing is compensated; the
  * history ends with `cancelled` and `evidence.sealed`.
- *
- * @example
- * ```ts
- * const { run } = cancelSuspendedRun(stored, 'customer withdrew', now);
- * run.status; // 'cancelled'
- * ```
  */
 export function cancelSuspendedRun(
   previous: StoredRun,

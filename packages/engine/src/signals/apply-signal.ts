@@ -50,11 +50,6 @@ async function signalSuspended(
  * Applies an approval, a partner answer or a cancel inside the caller's transaction. A
  * repeat of what is already recorded answers the run unchanged (`applied: false`);
  * anything else the run does not accept throws an `EngineError` saying why.
- *
- * @example
- * ```ts
- * const { run, applied } = await applySignal(context, transaction, scope, runId, { kind: 'cancel' });
- * ```
  */
 export async function applySignal(
   context: EngineContext,

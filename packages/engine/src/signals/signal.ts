@@ -37,11 +37,6 @@ export type Signal = ApprovalSignal | HandoffSignal | CancelSignal;
 
 /**
  * The machine event of a signal, stamped with the environment clock's time.
- *
- * @example
- * ```ts
- * toRunEvent({ kind: 'cancel' }, '2026-01-01T00:00:00.000Z'); // { type: 'run.cancel', reason: 'requested', at: … }
- * ```
  */
 export function toRunEvent(signal: Signal, at: string, attempt?: number): RunEvent {
   switch (signal.kind) {

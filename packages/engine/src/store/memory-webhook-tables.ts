@@ -31,11 +31,6 @@ export interface MemoryWebhookState {
 
 /**
  * Empty webhook tables.
- *
- * @example
- * ```ts
- * const state = emptyWebhookState();
- * ```
  */
 export function emptyWebhookState(): MemoryWebhookState {
   return {

@@ -1,13 +1,6 @@
 /**
  * The undo log of one memory transaction: every write records how to reverse it, and
  * `rollback` reverses them newest first.
- *
- * @example
- * ```ts
- * const undo = new UndoLog();
- * undo.set(table, 'k', 1);
- * undo.rollback(); // table no longer has 'k'
- * ```
  */
 export class UndoLog {
   readonly #steps: (() => void)[] = [];

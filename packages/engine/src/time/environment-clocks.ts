@@ -20,12 +20,6 @@ export interface EnvironmentClocks {
 
 /**
  * Clocks over a live clock and the base clock of the test environment.
- *
- * @example
- * ```ts
- * const clocks = createEnvironmentClocks(systemClock, createVirtualClock());
- * await store.transaction((tx) => clocks.now(tx, { account: 'acct_a', environment: 'test' }));
- * ```
  */
 export function createEnvironmentClocks(liveClock: Clock, testBaseClock: Clock): EnvironmentClocks {
   const offsetOf = async (tx: StoreTransactionV1, account: string): Promise<number> =>

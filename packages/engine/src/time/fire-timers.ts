@@ -39,11 +39,6 @@ async function fireTimer(context: EngineContext, timer: TimerRow): Promise<boole
  * Each round claims a batch under a lease, so hosts sharing a store split the work and
  * never fire one timer together. With `awaitOthers`, it also waits (up to one lease) for
  * due timers another caller holds, so the caller sees them fired when it returns.
- *
- * @example
- * ```ts
- * const fired = await fireDueTimers(context, { environment: 'live' }, () => context.clocks.live());
- * ```
  */
 export async function fireDueTimers(
   context: EngineContext,
@@ -91,11 +86,6 @@ export async function fireDueTimers(
 
 /**
  * Fires one account's due test timers on its own clock.
- *
- * @example
- * ```ts
- * await fireAccountTestTimers(context, 'acct_demo');
- * ```
  */
 export function fireAccountTestTimers(
   context: EngineContext,
@@ -114,11 +104,6 @@ export function fireAccountTestTimers(
 /**
  * Fires every timer due in an environment (each account's test timers on its own clock);
  * returns how many changed a run.
- *
- * @example
- * ```ts
- * await runDueTimers(context, 'live');
- * ```
  */
 export async function runDueTimers(
   context: EngineContext,

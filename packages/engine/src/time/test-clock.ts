@@ -23,11 +23,6 @@ export interface TestClocks {
 /**
  * The test clocks of an engine. Advances of one account are serialized (they would race to
  * move the same offset); different accounts advance in parallel.
- *
- * @example
- * ```ts
- * const { now, fired } = await createTestClocks(context).advance('acct_demo', 60);
- * ```
  */
 export function createTestClocks(context: EngineContext): TestClocks {
   const { transactions, clocks } = context;

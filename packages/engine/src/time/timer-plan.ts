@@ -47,11 +47,6 @@ const numberField = (data: JsonObject, field: string): number => {
  * handoff timeout, wait) and, in the test environment, the simulated partner's answer.
  * Pure: the same facts at the same time give the same timers (ids derived from run, step,
  * attempt and kind).
- *
- * @example
- * ```ts
- * const { facts, timers } = planTimers({ compiled, runId, account, environment: 'test', now, facts: result.facts, context, sandbox: {} });
- * ```
  */
 export function planTimers(input: TimerPlanInput): TimerPlan {
   const { runId, now } = input;

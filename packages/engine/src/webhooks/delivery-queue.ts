@@ -55,12 +55,6 @@ const scopeOf = (delivery: WebhookDeliveryRow): Scope => ({
 
 /**
  * The delivery queue of an engine's webhooks.
- *
- * @example
- * ```ts
- * const queue = createDeliveryQueue(context);
- * const claimed = await queue.claim('live', 16, now, leaseUntil);
- * ```
  */
 export function createDeliveryQueue(context: WebhooksContext): DeliveryQueue {
   const { engine, options } = context;

@@ -41,12 +41,6 @@ function fail(issues: FieldIssue[]): never {
 /**
  * Checks an endpoint's fields and returns them normalised (events deduplicated, `*` by
  * default); throws `invalid_webhook_endpoint` naming every bad field.
- *
- * @example
- * ```ts
- * validateEndpointFields({ url: 'https://hooks.example.com/programrun' }, { environment: 'live', allowLoopback: false });
- * // { url: 'https://hooks.example.com/programrun', enabled_events: ['*'], description: null }
- * ```
  */
 export function validateEndpointFields(
   input: UpdateWebhookEndpointInput,
@@ -98,11 +92,6 @@ export function validateEndpointFields(
 
 /**
  * The overlap of a secret rotation in seconds: 0 to 7 days, 24 hours by default.
- *
- * @example
- * ```ts
- * rotationOverlapSeconds(undefined); // 86400
- * ```
  */
 export function rotationOverlapSeconds(value: unknown): number {
   if (value === undefined || value === null) return 86_400;

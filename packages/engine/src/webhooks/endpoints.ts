@@ -44,12 +44,6 @@ export interface WebhookEndpoints {
 
 /**
  * The endpoints of an engine's webhooks.
- *
- * @example
- * ```ts
- * const endpoints = createWebhookEndpoints(context);
- * const { secret } = await endpoints.createEndpoint(scope, { url: 'https://hooks.example.com/programrun' });
- * ```
  */
 export function createWebhookEndpoints(context: WebhooksContext): WebhookEndpoints {
   const { engine, allowLoopback, maxEndpoints } = context;

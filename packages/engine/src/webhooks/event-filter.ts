@@ -3,12 +3,6 @@ import { EVENT_TYPE_MEANINGS } from '../lifecycle/event-types.js';
 /**
  * Why an `enabled_events` entry is not valid, or null when it is: `*`, an event type, or a
  * prefix ending in `.*` that matches at least one type (`program_run.handoff.*`).
- *
- * @example
- * ```ts
- * enabledEventProblem('program_run.handoff.*'); // null
- * enabledEventProblem('program_run.nope'); // 'is not an event type …'
- * ```
  */
 export function enabledEventProblem(pattern: string): string | null {
   if (pattern === '*' || pattern in EVENT_TYPE_MEANINGS) return null;

@@ -73,12 +73,6 @@ async function redeliveryTargets(
 
 /**
  * The event log of an engine's webhooks.
- *
- * @example
- * ```ts
- * const log = createWebhookEventLog(context);
- * const page = await log.listEvents(scope, { limit: 5 });
- * ```
  */
 export function createWebhookEventLog(context: WebhooksContext): WebhookEventLog {
   const { transactions, deliveries } = context.engine;

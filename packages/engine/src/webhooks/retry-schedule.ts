@@ -39,11 +39,6 @@ export const DEFAULT_RETRY_SCHEDULE: RetrySchedule = {
  * Milliseconds until the next attempt after `attemptsMade` failed attempts in this round,
  * with ±20 % jitter so endpoints recovering from an outage are not hit in lockstep; null
  * when the schedule is exhausted.
- *
- * @example
- * ```ts
- * retryDelayMs(DEFAULT_RETRY_SCHEDULE, 'live', 1, () => 0.5); // 5000
- * ```
  */
 export function retryDelayMs(
   schedule: RetrySchedule,

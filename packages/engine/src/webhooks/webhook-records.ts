@@ -74,11 +74,6 @@ const livemode = (environment: RunEnvironment): boolean => environment === 'live
 
 /**
  * The API form of a stored endpoint, showing which secrets sign at `now`.
- *
- * @example
- * ```ts
- * toWebhookEndpointRecord(row, new Date()).object; // 'webhook_endpoint'
- * ```
  */
 export function toWebhookEndpointRecord(row: WebhookEndpointRow, now: Date): WebhookEndpointRecord {
   return {
@@ -104,11 +99,6 @@ export function toWebhookEndpointRecord(row: WebhookEndpointRow, now: Date): Web
 
 /**
  * The API form of an outbox event with the state of its deliveries.
- *
- * @example
- * ```ts
- * toEventRecord(row, deliveries).delivery_status; // 'pending'
- * ```
  */
 export function toEventRecord(
   row: WebhookEventRow,
@@ -133,11 +123,6 @@ export function toEventRecord(
 
 /**
  * The API form of a delivery with its attempts.
- *
- * @example
- * ```ts
- * toWebhookDeliveryRecord(delivery, attempts).attempts.length;
- * ```
  */
 export function toWebhookDeliveryRecord(
   row: WebhookDeliveryRow,

@@ -17,11 +17,6 @@ export function generateWebhookSecret(): string {
 
 /**
  * The HMAC key of a `whsec_` secret: its base64 part, decoded.
- *
- * @example
- * ```ts
- * webhookSecretKey('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw').length; // 24
- * ```
  */
 export function webhookSecretKey(secret: string): Uint8Array {
   if (!secret.startsWith(SECRET_PREFIX)) throw new TypeError('a webhook secret starts with whsec_');
@@ -44,11 +39,6 @@ export function signWebhook(secret: string, id: string, timestamp: number, body:
 
 /**
  * The secrets that sign at `now`: the current one and any still inside its rotation overlap.
- *
- * @example
- * ```ts
- * activeSecrets(endpoint.secrets, new Date()).map((row) => row.secret);
- * ```
  */
 export function activeSecrets(secrets: readonly WebhookSecretRow[], now: Date): WebhookSecretRow[] {
   const at = now.toISOString();

@@ -12,11 +12,6 @@ export interface Webhooks extends WebhookEndpoints, WebhookEventLog {
 
 /**
  * The engine's webhook service (used by `createEngine`).
- *
- * @example
- * ```ts
- * const webhooks = createWebhooks(context, { allowLoopback: false });
- * ```
  */
 export function createWebhooks(engine: EngineContext, options: WebhookOptions): Webhooks {
   const context = {

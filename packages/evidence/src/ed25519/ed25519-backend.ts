@@ -59,11 +59,6 @@ export function verifyEd25519(
 
 /**
  * Checks a seed is 32 bytes.
- *
- * @example
- * ```ts
- * assertSeed(new Uint8Array(31)); // throws KeyError
- * ```
  */
 export function assertSeed(seed: Uint8Array): void {
   if (seed.length !== 32) throw new KeyError(`an Ed25519 seed has 32 bytes, not ${seed.length}`);

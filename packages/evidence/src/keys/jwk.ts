@@ -55,11 +55,6 @@ export function publicKeyBytes(jwk: unknown): Uint8Array {
 
 /**
  * The seed of a private Ed25519 JWK, checking it matches the JWK's `x`.
- *
- * @example
- * ```ts
- * seedBytes(privateJwk).length; // 32
- * ```
  */
 export function seedBytes(
   jwk: Ed25519PrivateJwk,

@@ -5,11 +5,6 @@ import type { Principal } from './principal.js';
 /**
  * Checks what an `authenticate` hook returned, so a host bug cannot put objects in a
  * malformed account or environment: answered 500 `invalid_principal`.
- *
- * @example
- * ```ts
- * assertPrincipal({ account: 'acct_demo', environment: 'test', credentialId: 'key_1' }); // ok
- * ```
  */
 export function assertPrincipal(principal: Principal): void {
   let valid =

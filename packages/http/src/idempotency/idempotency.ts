@@ -37,11 +37,6 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /**
  * The request's `Idempotency-Key`, validated; undefined when absent and optional.
- *
- * @example
- * ```ts
- * const key = idempotencyKeyOf(request, { required: true }); // throws idempotency_key_missing when absent
- * ```
  */
 export function idempotencyKeyOf(
   request: Request,
@@ -170,15 +165,6 @@ export function completedRecord(
  * claim that could expire and be taken over. The same key with another request is 422.
  * Anything `work` throws rolls everything back and stores nothing; a non-final answer
  * (4xx other than 409, 5xx, `concurrent_update`) is returned without being stored.
- *
- * @example
- * ```ts
- * return engine.unitOfWork(scope, (uow) =>
- *   answerIdempotently(uow, { scope, key, method, path, body, requestId }, policy, async () =>
- *     jsonResponse(201, (await uow.createRun(prepared)).run),
- *   ),
- * );
- * ```
  */
 export async function answerIdempotently(
   transaction: Transaction,

@@ -6,12 +6,6 @@ import type { IdempotencyPolicy } from './idempotency.js';
  * `purgeEveryMs` per handler: no timer of its own, so it works on every runtime. The purge
  * runs after the answer, in a unit of work of its own; a failure is reported, never
  * answered.
- *
- * @example
- * ```ts
- * const purge = createIdempotencyPurge(policy);
- * purge(engine, principal); // after an idempotent request
- * ```
  */
 export function createIdempotencyPurge(
   policy: IdempotencyPolicy,

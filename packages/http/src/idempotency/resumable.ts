@@ -20,11 +20,6 @@ export type ResumableDecision = { readonly replay: Response } | { readonly plan:
  * only runs for a new key). The caller then carries the plan out and stores the answer
  * with {@link completeResumable}. A retry, even after a crash, resumes the recorded plan
  * instead of making a new one, so the work is never repeated; there is no claim to expire.
- *
- * @example
- * ```ts
- * const decided = await engine.unitOfWork(scope, (uow) => decideResumable(uow, request, policy, async () => ({ target })));
- * ```
  */
 export async function decideResumable(
   uow: UnitOfWork,
@@ -58,11 +53,6 @@ export async function decideResumable(
 
 /**
  * Stores the answer of a carried-out plan under its key, for replay.
- *
- * @example
- * ```ts
- * await engine.unitOfWork(scope, (uow) => completeResumable(uow, request, policy, response));
- * ```
  */
 export async function completeResumable(
   uow: UnitOfWork,

@@ -16,12 +16,6 @@ Response objects are closed (\`additionalProperties: false\`): they list exactly
 /**
  * The OpenAPI 3.1 document of a set of operations (the routes' specs): paths from their
  * zod schemas, problem responses from the error catalogue at call time.
- *
- * @example
- * ```ts
- * const document = openApiDocumentOf(ROUTES);
- * document.paths?.['/v1/program-runs']?.post?.operationId; // 'createProgramRun'
- * ```
  */
 export function openApiDocumentOf(operations: readonly OperationSpec[]): OpenApiDocument {
   const shared: SharedResponses = new Map();

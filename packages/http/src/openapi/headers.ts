@@ -3,11 +3,6 @@ import { prefixedString } from '../schemas/common.js';
 
 /**
  * `Request-Id`: on every response, equal to `request_id` in problem documents.
- *
- * @example
- * ```ts
- * z.object({ 'Request-Id': requestIdHeader });
- * ```
  */
 export const requestIdHeader = z
   .string()
@@ -20,11 +15,6 @@ export const requestIdHeader = z
 
 /**
  * `Idempotent-Replayed: true` on a response replayed for a retried Idempotency-Key.
- *
- * @example
- * ```ts
- * z.object({ 'Idempotent-Replayed': idempotentReplayedHeader.optional() });
- * ```
  */
 export const idempotentReplayedHeader = z.literal('true').meta({
   header: { id: 'IdempotentReplayed' },
@@ -34,11 +24,6 @@ export const idempotentReplayedHeader = z.literal('true').meta({
 
 /**
  * `Original-Request-Id` on a replay: the `Request-Id` of the request that produced it.
- *
- * @example
- * ```ts
- * z.object({ 'Original-Request-Id': originalRequestIdHeader.optional() });
- * ```
  */
 export const originalRequestIdHeader = z
   .string()
@@ -50,11 +35,6 @@ export const originalRequestIdHeader = z
 
 /**
  * `Retry-After` (seconds) on `429 rate_limited` and `409 idempotency_key_in_use`.
- *
- * @example
- * ```ts
- * z.object({ 'Retry-After': retryAfterHeader });
- * ```
  */
 export const retryAfterHeader = z
   .string()
@@ -67,11 +47,6 @@ export const retryAfterHeader = z
 
 /**
  * `WWW-Authenticate` on `401 unauthorized` (RFC 6750).
- *
- * @example
- * ```ts
- * z.object({ 'WWW-Authenticate': wwwAuthenticateHeader });
- * ```
  */
 export const wwwAuthenticateHeader = prefixedString('Bearer ').meta({
   header: { id: 'WwwAuthenticate' },
@@ -81,11 +56,6 @@ export const wwwAuthenticateHeader = prefixedString('Bearer ').meta({
 
 /**
  * `Idempotency-Key` request header: 1–255 visible ASCII characters, e.g. a UUID.
- *
- * @example
- * ```ts
- * z.object({ 'Idempotency-Key': idempotencyKeyHeader });
- * ```
  */
 export const idempotencyKeyHeader = z
   .string()

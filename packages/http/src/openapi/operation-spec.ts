@@ -3,11 +3,6 @@ import type { ErrorCode } from '../errors/error-catalogue.js';
 
 /**
  * The tags operations are grouped by, with their descriptions.
- *
- * @example
- * ```ts
- * TAGS.Signals; // 'Approvals, partner answers and cancellation: …'
- * ```
  */
 export const TAGS = {
   'Program runs': 'Create, list and read runs and their lifecycle records.',
@@ -41,16 +36,6 @@ export interface SuccessResponse {
  * OpenAPI document is generated from it. Problems every operation of its kind can produce
  * (401, 429, 500, 503, body and Idempotency-Key problems) are added by {@link commonErrors};
  * `errors` names the rest.
- *
- * @example
- * ```ts
- * const getRun: OperationSpec = {
- *   method: 'GET', path: '/v1/program-runs/:id', operationId: 'getProgramRun', tag: 'Program runs',
- *   summary: 'Read a run', description: '…', params: z.object({ id: runIdParameter }),
- *   responses: [{ status: 200, description: 'The run.', schema: programRunSchema }],
- *   errors: ['run_not_found'],
- * };
- * ```
  */
 export interface OperationSpec {
   readonly method: 'GET' | 'POST' | 'DELETE';
@@ -87,11 +72,6 @@ export interface OperationSpec {
  * Problem codes an operation can answer because of what it is: any request can fail
  * (`internal_error`), authenticated ones can be refused, bodies can be unreadable, and
  * Idempotency-Key has its own protocol.
- *
- * @example
- * ```ts
- * commonErrors({ ...spec, public: true }); // ['internal_error']
- * ```
  */
 export function commonErrors(spec: OperationSpec): ErrorCode[] {
   const codes: ErrorCode[] = ['internal_error'];
@@ -121,11 +101,6 @@ export function commonErrors(spec: OperationSpec): ErrorCode[] {
 
 /**
  * `/v1/program-runs/:id` as an OpenAPI path template, `/v1/program-runs/{id}`.
- *
- * @example
- * ```ts
- * openApiPath('/v1/program-runs/:id/handoffs/:step'); // '/v1/program-runs/{id}/handoffs/{step}'
- * ```
  */
 export function openApiPath(routePath: string): string {
   return routePath.replace(/:([A-Za-z_]\w*)/g, '{$1}');

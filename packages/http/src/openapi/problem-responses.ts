@@ -11,11 +11,6 @@ import {
 
 /**
  * Where the shared problem schema lives in the document.
- *
- * @example
- * ```ts
- * ({ allOf: [{ $ref: PROBLEM_SCHEMA_REF }] });
- * ```
  */
 export const PROBLEM_SCHEMA_REF = '#/components/schemas/Problem';
 
@@ -72,12 +67,6 @@ function problemResponse(
  * error catalogue; each narrows the shared `Problem` schema to the codes it can carry.
  * A single-code response (401 `unauthorized`, 500 `internal_error`…) becomes a shared
  * component named after its code.
- *
- * @example
- * ```ts
- * problemResponses(['run_not_found', 'internal_error'], { replayable: false }, new Map());
- * // { '404': { … code: { enum: ['run_not_found'] } }, '500': { id: 'InternalError', … } }
- * ```
  */
 export function problemResponses(
   codes: readonly ErrorCode[],

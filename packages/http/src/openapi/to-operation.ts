@@ -59,11 +59,6 @@ function successResponses(spec: OperationSpec): ZodOpenApiResponsesObject {
  * The OpenAPI operation of a spec: parameters (with `Idempotency-Key`), the request body
  * from the route's own zod schema, success responses with their headers, and a
  * problem+json response for every status the operation can answer.
- *
- * @example
- * ```ts
- * paths['/v1/program-runs/{id}'] = { get: toOperation(getRunSpec, new Map()) };
- * ```
  */
 export function toOperation(
   spec: OperationSpec,

@@ -12,11 +12,6 @@ import { webhookEndpointRoutes } from './webhook-endpoints.js';
 /**
  * Every `/v1` endpoint the handler serves, in matching order; the OpenAPI document is
  * generated from them.
- *
- * @example
- * ```ts
- * ROUTES.map((route) => `${route.method} ${route.path}`); // ['POST /v1/program-runs', …]
- * ```
  */
 export const ROUTES: readonly Route[] = [
   ...programRunRoutes,

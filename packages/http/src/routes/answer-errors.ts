@@ -12,11 +12,6 @@ const retriedByTheUnitOfWork = (error: unknown): boolean =>
  * Runs `work` and turns any error into its problem+json response, so idempotency can
  * store decided outcomes (such as a 409) like successes. Conflicts a unit of work retries
  * are rethrown to it.
- *
- * @example
- * ```ts
- * return answerErrors(context, async () => jsonResponse(200, await engine.getRun(scope, id)));
- * ```
  */
 export async function answerErrors(
   context: Pick<RouteContext, 'requestId'>,
@@ -32,11 +27,6 @@ export async function answerErrors(
 
 /**
  * The problem+json response for an error.
- *
- * @example
- * ```ts
- * problemResponse(new HttpError('route_not_found', 'No route'), 'req_1').status; // 404
- * ```
  */
 export function problemResponse(error: unknown, requestId: string): Response {
   const problem = toProblem(error, requestId);

@@ -2,12 +2,6 @@
  * Runs a check now, before any transaction, and hands back its result for later: the
  * value, or the error it threw, rethrown where the result is used. So a request is parsed
  * and validated once, yet an Idempotency-Key replay or reuse is still answered first.
- *
- * @example
- * ```ts
- * const signal = checkedNow(() => parseBody(approvalBodySchema, body));
- * await engine.unitOfWork(scope, async (uow) => uow.signal(id, { kind: 'approval', ...signal() }));
- * ```
  */
 export function checkedNow<T>(check: () => T): () => T {
   try {

@@ -21,11 +21,6 @@ export interface Resuming<S extends OperationSpec, Plan extends JsonObject> {
 /**
  * Answers a {@link Resuming} route. The input is parsed now and a refusal answered after
  * a replay would have been, as for writes.
- *
- * @example
- * ```ts
- * return handleResume(spec, { now, plan, carryOut }, context);
- * ```
  */
 export async function handleResume<S extends OperationSpec, Plan extends JsonObject>(
   spec: S,

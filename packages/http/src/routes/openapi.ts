@@ -18,11 +18,6 @@ export const OPENAPI_MEDIA_TYPE = 'application/vnd.oai.openapi+json;version=3.1'
 /**
  * `GET /v1/openapi.json`: the document of the routes it is served among, built and
  * serialized on its first request.
- *
- * @example
- * ```ts
- * const ROUTES = [...programRunRoutes, openApiRoute(() => openApiDocumentOf(ROUTES))];
- * ```
  */
 export function openApiRoute(document: () => OpenApiDocument): Route {
   let serialized: string | undefined;

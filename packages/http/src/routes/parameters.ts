@@ -8,11 +8,6 @@ const numberOf = (value: unknown): unknown =>
 /**
  * An integer query parameter from `min` to `max` with a default: `must be an integer from
  * 1 to 100` (or `a non-negative integer` without a maximum) when it is anything else.
- *
- * @example
- * ```ts
- * z.object({ limit: integerParameter({ min: 1, max: 100, default: 10 }) }).parse({ limit: '5' }); // { limit: 5 }
- * ```
  */
 export function integerParameter(range: {
   readonly min: number;
@@ -32,11 +27,6 @@ export function integerParameter(range: {
 
 /**
  * `{id}` of `/v1/program-runs/{id}/…`.
- *
- * @example
- * ```ts
- * requestParams: { path: z.object({ id: runIdParameter }) }
- * ```
  */
 export const runIdParameter = z.string().meta({
   param: { id: 'RunId', description: 'The run id (`prun_…`).' },
@@ -45,11 +35,6 @@ export const runIdParameter = z.string().meta({
 
 /**
  * `{step}` of `/v1/program-runs/{id}/handoffs/{step}`.
- *
- * @example
- * ```ts
- * requestParams: { path: z.object({ id: runIdParameter, step: stepParameter }) }
- * ```
  */
 export const stepParameter = z.string().meta({
   param: { id: 'HandoffStep', description: 'The handoff step the partner answers.' },
@@ -58,11 +43,6 @@ export const stepParameter = z.string().meta({
 
 /**
  * `{id}` of `/v1/scenarios/{id}`.
- *
- * @example
- * ```ts
- * requestParams: { path: z.object({ id: scenarioIdParameter }) }
- * ```
  */
 export const scenarioIdParameter = z.string().meta({
   param: { id: 'ScenarioId', description: 'The scenario id, `<name>@v<N>`.' },
@@ -80,11 +60,6 @@ const timeFilter = (description: string) =>
 
 /**
  * Query of `GET /v1/program-runs`.
- *
- * @example
- * ```ts
- * listRunsQuery.parse({ limit: '5', status: 'waiting' }); // { limit: 5, status: 'waiting' }
- * ```
  */
 export const listRunsQuery = z.object({
   limit: integerParameter({ min: 1, max: 100, default: 10 }).meta({
@@ -109,11 +84,6 @@ export const listRunsQuery = z.object({
 
 /**
  * Query of `GET /v1/program-runs/{id}/events`.
- *
- * @example
- * ```ts
- * listEventsQuery.parse({}); // { after_sequence: 0, limit: 100 }
- * ```
  */
 export const listEventsQuery = z.object({
   after_sequence: integerParameter({ min: 0, default: 0 }).meta({
@@ -126,11 +96,6 @@ export const listEventsQuery = z.object({
 
 /**
  * `{id}` of `/v1/webhook-endpoints/{id}`.
- *
- * @example
- * ```ts
- * requestParams: { path: z.object({ id: endpointIdParameter }) }
- * ```
  */
 export const endpointIdParameter = z.string().meta({
   param: { id: 'WebhookEndpointId', description: 'The endpoint id (`we_…`).' },
@@ -139,11 +104,6 @@ export const endpointIdParameter = z.string().meta({
 
 /**
  * `{id}` of `/v1/events/{id}`.
- *
- * @example
- * ```ts
- * requestParams: { path: z.object({ id: eventIdParameter }) }
- * ```
  */
 export const eventIdParameter = z.string().meta({
   param: { id: 'EventId', description: 'The event id (`evt_…`).' },
@@ -152,11 +112,6 @@ export const eventIdParameter = z.string().meta({
 
 /**
  * Query of `GET /v1/events`.
- *
- * @example
- * ```ts
- * accountEventsQuery.parse({ type: 'program_run.completed' }); // { limit: 10, type: 'program_run.completed' }
- * ```
  */
 export const accountEventsQuery = z.object({
   limit: integerParameter({ min: 1, max: 100, default: 10 }).meta({

@@ -9,12 +9,6 @@ const oneOf = (issue: z.core.$ZodRawIssue): string | undefined =>
  * The query parameters a route declares, parsed with its schema: the first value of each
  * (others are ignored, as are parameters it does not declare). Anything that does not
  * parse is `422 invalid_query` naming every bad parameter.
- *
- * @example
- * ```ts
- * parseQuery(listEventsQuery, new URL('http://x/v1/program-runs/prun_1/events?limit=5'));
- * // { after_sequence: 0, limit: 5 }
- * ```
  */
 export function parseQuery<T extends z.ZodObject>(schema: T, url: URL): z.output<T> {
   const given: Record<string, string> = {};

@@ -4,11 +4,6 @@ export type PresentOnly<T> = { [K in keyof T]: Exclude<T[K], undefined> };
 /**
  * The object without its `undefined` properties: what a parsed query's absent parameters
  * leave, made fit for options that are optional but never `undefined`.
- *
- * @example
- * ```ts
- * presentOnly({ limit: 10, status: undefined }); // { limit: 10 }
- * ```
  */
 export function presentOnly<T extends object>(value: T): PresentOnly<T> {
   return Object.fromEntries(

@@ -23,11 +23,6 @@ export interface RouteInput<S extends OperationSpec> {
 /**
  * The JSON body of a route that declares one (`{}` for an empty body it allows), read
  * within the handler's size limit; `undefined` for a route without a body.
- *
- * @example
- * ```ts
- * const json = await readRouteJson(spec, context);
- * ```
  */
 export async function readRouteJson(
   spec: OperationSpec,
@@ -52,11 +47,6 @@ export interface WriteRequest<S extends OperationSpec> {
  * Reads a write: the body (size, media type, strict JSON), the Idempotency-Key (required
  * or optional, as the spec says), and the input parsed now but refused later, so a replay
  * is answered before a validation problem.
- *
- * @example
- * ```ts
- * const { input, idempotent } = await readWrite(spec, context);
- * ```
  */
 export async function readWrite<S extends OperationSpec>(
   spec: S,
@@ -85,11 +75,6 @@ export async function readWrite<S extends OperationSpec>(
 /**
  * The route's input parsed by its spec's schemas: `invalid_query` or `invalid_request`
  * (with a pointer per problem) when it does not parse.
- *
- * @example
- * ```ts
- * const { params, query } = parseRouteInput(spec, context, undefined);
- * ```
  */
 export function parseRouteInput<S extends OperationSpec>(
   spec: S,

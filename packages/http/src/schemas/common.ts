@@ -3,11 +3,6 @@ import type { JsonObject } from '@programrun/evidence';
 
 /**
  * A `sha256:<64 lowercase hex digits>` digest (scenario digests, record hashes).
- *
- * @example
- * ```ts
- * sha256DigestSchema.safeParse(`sha256:${'0'.repeat(64)}`).success; // true
- * ```
  */
 export const sha256DigestSchema = z
   .templateLiteral(['sha256:', z.string().regex(/^[0-9a-f]{64}$/)])
@@ -18,11 +13,6 @@ export const sha256DigestSchema = z
 
 /**
  * An RFC 3339 time in UTC as the engine writes it (`Date#toISOString()`).
- *
- * @example
- * ```ts
- * timestampSchema.parse('2026-03-02T09:00:00.000Z');
- * ```
  */
 export const timestampSchema = z.iso.datetime().meta({ examples: ['2026-03-02T09:00:00.000Z'] });
 
@@ -30,22 +20,12 @@ export const timestampSchema = z.iso.datetime().meta({ examples: ['2026-03-02T09
  * Any JSON object (run inputs, record data, scenario input schemas). JSON Schema has no
  * narrower "JSON values only" than `{}`, and a response is JSON by construction, so the
  * schema is an open object typed as the engine's {@link JsonObject}.
- *
- * @example
- * ```ts
- * jsonObjectSchema.parse({ amount: '125.00' });
- * ```
  */
 export const jsonObjectSchema = z.looseObject({}) as unknown as z.ZodType<JsonObject>;
 
 /**
  * A string starting with `prefix` (ids such as `prun_…`). zod's `startsWith` would render
  * as a non-standard `format: starts_with`; a pattern is plain JSON Schema.
- *
- * @example
- * ```ts
- * prefixedString('prun_').safeParse('prun_4f1c').success; // true
- * ```
  */
 export function prefixedString(prefix: string) {
   return z.string().regex(new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
@@ -53,11 +33,6 @@ export function prefixedString(prefix: string) {
 
 /**
  * The `{ object: 'list', url, data, has_more }` envelope every list answers with.
- *
- * @example
- * ```ts
- * const programRunListSchema = listSchema(programRunSchema, z.literal('/v1/program-runs'));
- * ```
  */
 export function listSchema<Item extends z.ZodType>(item: Item, url: z.ZodType<string>) {
   return z.object({

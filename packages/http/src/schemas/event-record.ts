@@ -5,11 +5,6 @@ import { webhookEventSchema } from './webhook-event.js';
 /**
  * An event as `GET /v1/events` shows it (engine `EventRecord`): the delivered event plus
  * where its deliveries stand.
- *
- * @example
- * ```ts
- * eventRecordSchema.parse(body).delivery_status; // 'delivered'
- * ```
  */
 export const eventRecordSchema = webhookEventSchema
   .extend({
@@ -23,11 +18,6 @@ export const eventRecordSchema = webhookEventSchema
 
 /**
  * A page of events, newest first.
- *
- * @example
- * ```ts
- * eventListSchema.parse(body).has_more;
- * ```
  */
 export const eventListSchema = listSchema(eventRecordSchema, z.literal('/v1/events')).meta({
   id: 'EventList',

@@ -36,11 +36,6 @@ const endpointFields = {
 
 /**
  * A webhook endpoint (engine `WebhookEndpointRecord`).
- *
- * @example
- * ```ts
- * webhookEndpointSchema.parse(body).status; // 'enabled'
- * ```
  */
 export const webhookEndpointSchema = z
   .strictObject(endpointFields)
@@ -48,11 +43,6 @@ export const webhookEndpointSchema = z
 
 /**
  * A webhook endpoint with its new signing secret: only in the answer that made it.
- *
- * @example
- * ```ts
- * webhookEndpointWithSecretSchema.parse(body).secret; // 'whsec_…'
- * ```
  */
 export const webhookEndpointWithSecretSchema = z
   .strictObject({
@@ -69,11 +59,6 @@ export const webhookEndpointWithSecretSchema = z
 
 /**
  * A page of webhook endpoints.
- *
- * @example
- * ```ts
- * webhookEndpointListSchema.parse(body).data.length;
- * ```
  */
 export const webhookEndpointListSchema = listSchema(
   webhookEndpointSchema,
@@ -82,11 +67,6 @@ export const webhookEndpointListSchema = listSchema(
 
 /**
  * One delivery of an event to an endpoint, with every attempt (engine `WebhookDeliveryRecord`).
- *
- * @example
- * ```ts
- * webhookDeliverySchema.parse(body).attempts[0]?.status; // 204
- * ```
  */
 export const webhookDeliverySchema = z
   .strictObject({
@@ -124,11 +104,6 @@ export const webhookDeliverySchema = z
 
 /**
  * The deliveries of one event.
- *
- * @example
- * ```ts
- * webhookDeliveryListSchema.parse(body).data;
- * ```
  */
 export const webhookDeliveryListSchema = listSchema(
   webhookDeliverySchema,

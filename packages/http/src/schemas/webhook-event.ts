@@ -4,11 +4,6 @@ import { jsonObjectSchema, prefixedString, sha256DigestSchema, timestampSchema }
 /**
  * The run an event is about (engine `WebhookEventRun`): enough to route it without
  * fetching the run.
- *
- * @example
- * ```ts
- * webhookEventRunSchema.parse(event.run).scenario_id; // 'wallet-delivery@v1'
- * ```
  */
 export const webhookEventRunSchema = z
   .object({
@@ -25,11 +20,6 @@ export const webhookEventRunSchema = z
  * a view of one lifecycle record, or of an account-level fact (`webhook_endpoint.*`).
  * `data` is open here; docs/reference/events.md and webhook-event.schema.json give its
  * shape per `type`.
- *
- * @example
- * ```ts
- * webhookEventSchema.parse(JSON.parse(body)).type; // 'program_run.completed'
- * ```
  */
 export const webhookEventSchema = z
   .object({

@@ -1,12 +1,6 @@
 /**
  * Runs the work given to it one at a time, in call order; a failure does not stop the
  * work queued after it.
- *
- * @example
- * ```ts
- * const serial = serialQueue();
- * await Promise.all([serial(() => client.query('SELECT 1')), serial(() => client.query('SELECT 2'))]);
- * ```
  */
 export function serialQueue(): <T>(work: () => Promise<T>) => Promise<T> {
   let queue: Promise<unknown> = Promise.resolve();

@@ -9,11 +9,6 @@ const RETRYABLE = new Set(['40001', '40P01']);
  * A database error as a {@link StoreError}: unique violations are `duplicate_key`,
  * serialization failures and deadlocks `version_conflict` (retried by the engine),
  * lost connections `store_unavailable`. Other errors (bugs, bad SQL) pass unchanged.
- *
- * @example
- * ```ts
- * try { await client.query(sql) } catch (error) { throw toStoreError(error) }
- * ```
  */
 export function toStoreError(error: unknown, context?: string): unknown {
   if (error instanceof StoreError) return error;

@@ -38,12 +38,6 @@ const REQUEST_COLUMNS =
  * Reading an activation takes a transaction-scoped advisory lock on (account, scenario),
  * so a run created while its scenario is being activated either sees the activation or
  * is committed before the activation resumes suspended runs (never left behind).
- *
- * @example
- * ```ts
- * const accounts = accountTables(sql, '"programrun"');
- * await accounts.findApiKeyByHash('sha256:…');
- * ```
  */
 export function accountTables(sql: SqlExecutor, schema: string): AccountTables {
   const lockActivation = (account: string, scenario: string) =>

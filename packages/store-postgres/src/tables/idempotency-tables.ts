@@ -16,12 +16,6 @@ const COLUMNS =
  * `Idempotency-Key` records. Reading one takes a transaction-scoped advisory lock on
  * (scope, key): two hosts receiving the same key at once take turns, so the second sees
  * the first one's claim instead of both claiming a key that did not exist yet.
- *
- * @example
- * ```ts
- * const idempotency = idempotencyTables(sql, '"programrun"');
- * await idempotency.purgeIdempotencyRecords(new Date().toISOString());
- * ```
  */
 export function idempotencyTables(sql: SqlExecutor, schema: string): IdempotencyTables {
   return {

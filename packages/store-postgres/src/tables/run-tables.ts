@@ -42,12 +42,6 @@ const runParams = (run: StoredRun): unknown[] => [
 /**
  * Runs and their lifecycle records. Runs change only by compare-and-swap on `version`;
  * lists walk the `(created_at, id)` indexes newest first with keyset cursors.
- *
- * @example
- * ```ts
- * const runs = runTables(sql, '"programrun"');
- * await runs.updateRun(next, next.version - 1);
- * ```
  */
 export function runTables(sql: SqlExecutor, schema: string): RunTables {
   return {

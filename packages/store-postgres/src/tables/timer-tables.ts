@@ -22,12 +22,6 @@ function scopeFilter(query: TimerQuery, params: unknown[]): string {
  * the partial indexes on pending timers stay as small as the work still to do. Claims
  * lock the rows they lease with `FOR UPDATE SKIP LOCKED`: hosts claiming at once split
  * the due timers and never wait for each other.
- *
- * @example
- * ```ts
- * const timers = timerTables(sql, '"programrun"');
- * await timers.claimTimers({ environment: 'live', due_at, lease_now, lease_until, limit: 100 });
- * ```
  */
 export function timerTables(sql: SqlExecutor, schema: string): TimerTables {
   return {

@@ -70,12 +70,6 @@ const DELIVERY_STATUS = (schema: string) => `(
  * Webhook endpoints and the transactional outbox. Events keep their insertion order in
  * `position` (lists are newest first); deliveries change by compare-and-swap on
  * `attempts`, and dispatchers lease due ones with `FOR UPDATE SKIP LOCKED`.
- *
- * @example
- * ```ts
- * const webhooks = webhookTables(sql, '"programrun"');
- * await webhooks.claimWebhookDeliveries({ environment: 'live', due_at, lease_now, lease_until, limit: 16 });
- * ```
  */
 export function webhookTables(sql: SqlExecutor, schema: string): WebhookTables {
   return {

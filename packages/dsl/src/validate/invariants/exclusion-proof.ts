@@ -31,12 +31,6 @@ function completesBoth(graph: FlowGraph, first: string, second: string): FlowPat
  * different steps of `never_together` (a refund and a payout, say). One violation per
  * pair that some path completes both of, with the shortest such path; the path ends
  * where the second step is entered, and that step can then complete.
- *
- * @example
- * ```ts
- * exclusionViolations(graph, { id: 'refund_or_payout', description: '…', never_together: ['refund', 'payout'] });
- * // [{ message: 'invariant "refund_or_payout": "refund" and "payout" can both complete in one run: … → refund → payout', path }]
- * ```
  */
 export function exclusionViolations(
   graph: FlowGraph,

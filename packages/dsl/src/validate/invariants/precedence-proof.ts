@@ -7,12 +7,6 @@ import type { InvariantViolation } from './violation.js';
  * from the start may enter any T unless every B completed earlier on it. A B completes
  * only by a success or route edge; being skipped or failing out of it does not count.
  * One violation, with the shortest counterexample, per (T, B) pair that a path breaks.
- *
- * @example
- * ```ts
- * precedenceViolations(graph, { id: 'screened_first', description: '…', before: ['screen'], then: ['transfer'] });
- * // [{ message: 'invariant "screened_first": "transfer" can start before "screen" completes: screen → transfer (after screen: skip)', path }]
- * ```
  */
 export function precedenceViolations(
   graph: FlowGraph,

@@ -38,12 +38,6 @@ function completesWithout(
  * on the way (e.g. every mint is reconciled before the run completes). Paths that end in
  * `fault`, `compensate` or `cancel` are not bound. One violation per `after` step, with
  * the shortest path from its completion to `complete` that completes no `eventually` step.
- *
- * @example
- * ```ts
- * responseViolations(graph, { id: 'reconciled', description: '…', after: ['mint'], eventually: ['reconcile'] });
- * // [{ message: 'invariant "reconciled": after "mint" completes, the run can end complete without completing "reconcile" (…): mint → release → complete', path }]
- * ```
  */
 export function responseViolations(
   graph: FlowGraph,

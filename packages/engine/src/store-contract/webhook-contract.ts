@@ -1,11 +1,11 @@
 import { expect, it } from 'vitest';
-import { isStoreError, type StoreErrorCode } from './store/store-error.js';
-import type { Scope, StoreV1 } from './store/store-v1.js';
+import { isStoreError, type StoreErrorCode } from '../store/store-error.js';
+import type { Scope, StoreV1 } from '../store/store-v1.js';
 import type {
   WebhookDeliveryRow,
   WebhookEndpointRow,
   WebhookEventRow,
-} from './store/webhook-spec.js';
+} from '../store/webhook-spec.js';
 
 const scope: Scope = { account: 'acct_a', environment: 'test' };
 const otherAccount: Scope = { account: 'acct_b', environment: 'test' };
@@ -78,11 +78,6 @@ async function expectCode(promise: Promise<unknown>, code: StoreErrorCode): Prom
 /**
  * The webhook part of the Store spec v1 contract (endpoints, the event outbox,
  * deliveries with leases, attempts); `defineStoreContract` runs it for every store.
- *
- * @example
- * ```ts
- * defineWebhookStoreContract(withStore); // inside a describe block
- * ```
  */
 export function defineWebhookStoreContract(
   withStore: (test: (store: StoreV1) => Promise<void>) => Promise<void>,
