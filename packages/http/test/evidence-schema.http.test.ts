@@ -21,7 +21,7 @@ const validate = ajv.compile(schema);
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer('handle');
 });
 afterAll(async () => {
   await server.close();

@@ -31,8 +31,16 @@ function catalogue(): Promise<CompiledScenario[]> {
   return scenarios;
 }
 
-/** A reference server on 127.0.0.1 with a virtual test clock and a real HTTP client. */
+/**
+ * How a suite reaches the handler: `handle` calls `handler.handle` in process (the HTTP
+ * semantics, tested once), an adapter serves it on a loopback socket (what each adapter
+ * adds: bytes, streams, framework glue).
+ */
+export type Transport = 'handle' | Adapter;
+
+/** A handler on a virtual test clock, reached through a transport, with a client. */
 export interface TestServer {
+  /** The origin requests go to; for `handle`, a name that no socket serves. */
   readonly baseUrl: string;
   readonly engine: Engine;
   readonly accounts: Accounts;
@@ -108,10 +116,25 @@ async function conformsToOpenApi(method: string, path: string, response: Respons
   return response;
 }
 
-/** Starts a fresh engine and handler behind `adapter` (node:http by default). */
-export async function startTestServer(adapter: Adapter = 'node'): Promise<TestServer> {
+/** Calls the handler in process, as a socket-less transport. */
+function inProcess(handler: Handler) {
+  return {
+    baseUrl: 'http://programrun.test',
+    close: () => Promise.resolve(),
+    send: (url: string, init: RequestInit) => handler.handle(new Request(url, init)),
+  };
+}
+
+/** Starts a fresh engine and handler behind `transport` (node:http by default). */
+export async function startTestServer(transport: Transport = 'node'): Promise<TestServer> {
   const { engine, accounts, handler } = await createTestHandler();
-  const { baseUrl, close } = await listen(adapter, handler);
+  const { baseUrl, close, send } =
+    transport === 'handle'
+      ? inProcess(handler)
+      : {
+          ...(await listen(transport, handler)),
+          send: (url: string, init: RequestInit) => fetch(url, init),
+        };
   return {
     baseUrl,
     engine,
@@ -125,7 +148,7 @@ export async function startTestServer(adapter: Adapter = 'node'): Promise<TestSe
         body = JSON.stringify(options.body);
         headers['content-type'] ??= 'application/json';
       }
-      return fetch(`${baseUrl}${path}`, {
+      return send(`${baseUrl}${path}`, {
         method,
         headers,
         ...(body === undefined ? {} : { body }),

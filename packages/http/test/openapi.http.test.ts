@@ -26,7 +26,7 @@ const client = conformingClient(() => server);
 const { call, conforming, createRun, exampleInputs, expectCall, expectProblem, key } = client;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer('handle');
 });
 afterAll(async () => {
   await server.close();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { verifyChain } from '@programrun/evidence';
-import { ADAPTERS, LIVE_KEY, OTHER_TEST_KEY, startTestServer, type TestServer } from './harness.js';
+import { LIVE_KEY, OTHER_TEST_KEY, startTestServer, type TestServer } from './harness.js';
 
 const walletInputs = {
   amount: '125.00',
@@ -32,9 +32,11 @@ async function expectProblem(response: Response, status: number, code: string) {
   };
 }
 
-describe.each(ADAPTERS)('over the %s adapter', (adapter) => {
+// The HTTP semantics, once, through handler.handle; adapter-conformance.http.test.ts
+// checks that every adapter carries them over a socket.
+describe('through handler.handle', () => {
   beforeAll(async () => {
-    server = await startTestServer(adapter);
+    server = await startTestServer('handle');
   });
   afterAll(async () => {
     await server.close();

@@ -21,7 +21,7 @@ interface Principal {
 let server: TestServer;
 let principals: Principal[];
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer('handle');
   const twoLive = await server.accounts.apiKeys.create({
     account: 'acct_two',
     environment: 'live',

@@ -3,7 +3,7 @@ import { LIVE_KEY, OTHER_TEST_KEY, startTestServer, TEST_KEY, type TestServer } 
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer('handle');
 });
 afterAll(async () => {
   await server.close();

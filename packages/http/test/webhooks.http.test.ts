@@ -13,7 +13,7 @@ const client = conformingClient(() => server);
 const { call, createRun, expectCall, expectProblem, key } = client;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer('handle');
   receiver = await startReceiver();
   dispatcher = createWebhookDispatcher(server.engine, { timeoutMs: 500, concurrency: 4 });
 });
