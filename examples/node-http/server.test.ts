@@ -1,13 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 // Boots server.ts as the README's first command does (from source, so no build is needed,
-// PGlite in a data directory) and drives runs over real HTTP in real time: simulated
-// partners answer after ~2 s. Then kills it with SIGKILL and starts it again.
+// embedded PostgreSQL in a data directory) and drives runs over real HTTP in real time:
+// simulated partners answer after ~2 s. Then kills it with SIGKILL and starts it again.
 interface Server {
   readonly child: ChildProcess;
   readonly base: string;
@@ -55,6 +55,30 @@ function kill(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
   });
 }
 
+/**
+ * Stops a server as an operator would (SIGTERM: it closes its store, which stops its
+ * embedded PostgreSQL); if it hangs, SIGKILL, and its PostgreSQL server is stopped too.
+ */
+async function stop(child: ChildProcess, data: string): Promise<void> {
+  const force = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await kill(child, 'SIGTERM');
+  clearTimeout(force);
+  await stopPostgresOf(data);
+}
+
+/** Stops the embedded PostgreSQL server a killed reference server left running in `data`. */
+async function stopPostgresOf(data: string): Promise<void> {
+  const lock = await readFile(join(data, 'postgres', 'postmaster.pid'), 'utf8').catch(() => '');
+  const postmaster = Number.parseInt(lock, 10);
+  if (Number.isInteger(postmaster)) {
+    try {
+      process.kill(postmaster, 'SIGQUIT');
+    } catch {
+      // Stopped with the server.
+    }
+  }
+}
+
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'programrun-reference-'));
   server = await start();
@@ -63,7 +87,7 @@ beforeAll(async () => {
 afterAll(async () => {
   // Undefined when the server never started (the failure is reported by beforeAll).
   const started = server as Server | undefined;
-  if (started) await kill(started.child, 'SIGKILL');
+  if (started) await stop(started.child, dataDir);
   await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -94,8 +118,8 @@ async function awaitStep(id: string, step: string): Promise<Run> {
 
 describe('the reference server', () => {
   it('prints where it keeps data, the test key and a curl that creates a run', () => {
-    expect(server.banner).toContain('(store: pglite, 7 scenarios)');
-    expect(server.banner).toContain(`Data: pglite at ${dataDir}`);
+    expect(server.banner).toContain('(store: embedded, 7 scenarios)');
+    expect(server.banner).toContain(`Data: embedded PostgreSQL at ${dataDir}`);
     expect(server.key).toMatch(/^pr_test_/);
     expect(server.banner).toContain(`curl -s ${server.base}/v1/program-runs`);
     expect(server.banner).toContain('"scenario_id":"wallet-delivery@v1"');
@@ -193,6 +217,10 @@ describe('pnpm start, as the README runs it', () => {
       // Ctrl-C: SIGINT to the whole group (pnpm forwards it too, so the server gets two).
       process.kill(-child.pid!, 'SIGINT');
       expect(await exited).toBe(0);
+      // The embedded PostgreSQL server stopped with it.
+      await expect(readFile(join(data, 'postgres', 'postmaster.pid'), 'utf8')).rejects.toThrow(
+        /ENOENT/,
+      );
       expect(output.match(/^Stopped\.$/gm)).toEqual(['Stopped.']);
       expect(output).not.toMatch(/ELIFECYCLE|Command failed|ERR_PNPM/);
       expect(output).not.toMatch(/Failed to create bin/);
@@ -200,6 +228,7 @@ describe('pnpm start, as the README runs it', () => {
       expect(servedAfterMs).toBeLessThan(30_000);
     } finally {
       if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
+      await stopPostgresOf(data);
       await rm(data, { recursive: true, force: true });
     }
   }, 90_000);

@@ -32,7 +32,7 @@ export interface DemoEngine {
 export async function createDemoEngine(): Promise<DemoEngine> {
   const directory = fileURLToPath(new URL('../../scenarios/', import.meta.url));
   const scenarios = await loadCatalogue(directory).catch((error: Error) => fail(error.message));
-  // Memory unless PROGRAMRUN_STORE says pglite (PROGRAMRUN_DATA_DIR) or postgres (DATABASE_URL).
+  // Memory unless PROGRAMRUN_STORE says embedded or pglite (PROGRAMRUN_DATA_DIR) or postgres (DATABASE_URL).
   const opened = await openStoreFromEnvironment(process.env).catch((error: Error) =>
     fail(error.message),
   );

@@ -4,7 +4,8 @@ import { activationsCommand, ACTIVATIONS_USAGE } from './commands/activations.js
 import type { ProgressStream } from './check/progress.js';
 import { keysCommand, KEYS_USAGE } from './commands/keys.js';
 import type { ShutdownSignal } from './commands/serve.js';
-import { verifyCommand, EXIT, type Output } from './commands/verify.js';
+import { verifyCommand, EXIT, VERIFY_USAGE, type Output } from './commands/verify.js';
+import { webhooksCommand, WEBHOOKS_USAGE } from './commands/webhooks.js';
 import { openStoreFromEnvironment, type StoreOpener } from './store/open-store.js';
 import { UsageError } from './usage-error.js';
 
@@ -26,17 +27,19 @@ servers and evidence:
   serve                                  the reference HTTP server, loopback only
       [--port N] [--host <address>] [--scenarios <dir>]
   verify <bundle.json> --jwks <keys.json|url>        verify exported evidence offline
+      [--run <prun_…>] [--env test|live] [--scenario <id@vN>] [--scenario-digest <sha256:…>] [--kid <kid>]
   keys create|list|revoke --account <id> …           API keys (pr_test_… / pr_live_…)
   activations activate|list|revoke --account <id> …  issuer activations of restricted scenarios
+  webhooks reseal-secrets                            seal webhook secrets with PROGRAMRUN_SECRET_KEY
 
-keys and activations work on the store PROGRAMRUN_STORE names: memory (default), pglite
-(PROGRAMRUN_DATA_DIR, default .programrun/data) or postgres (DATABASE_URL); serve defaults
-to pglite. \`programrun <command> --help\` prints a command's usage; docs/guides/cli.md
+keys, activations and webhooks work on the store PROGRAMRUN_STORE names: memory (default), embedded
+or pglite (PROGRAMRUN_DATA_DIR, default .programrun/data) or postgres (DATABASE_URL); serve
+defaults to embedded (a PostgreSQL server of its own in the data directory). \`programrun <command> --help\` prints a command's usage; docs/guides/cli.md
 describes every command. Exit codes: 0 done, 1 failed or refused, 2 usage problem.`;
 
 /** What the CLI reads from its surroundings; tests pass their own. */
 export interface CliContext {
-  /** Opens the store `keys` and `activations` work on. @default from PROGRAMRUN_STORE */
+  /** Opens the store `keys`, `activations` and `webhooks` work on. @default from PROGRAMRUN_STORE */
   readonly openStore?: StoreOpener;
   /** Environment variables. @default process.env */
   readonly environment?: Readonly<Record<string, string | undefined>>;
@@ -87,14 +90,14 @@ export async function runCli(
   const openStore = context.openStore ?? (() => openStoreFromEnvironment(environment));
   const [command, ...rest] = argv;
   const help = rest.length === 1 && (rest[0] === '--help' || rest[0] === '-h');
-  if (help && (command === 'verify' || command === 'keys' || command === 'activations')) {
-    output.out(
-      command === 'verify'
-        ? 'usage: programrun verify <bundle.json> --jwks <keys.json|url>'
-        : command === 'keys'
-          ? KEYS_USAGE
-          : ACTIVATIONS_USAGE,
-    );
+  const usages: Readonly<Record<string, string>> = {
+    verify: VERIFY_USAGE,
+    keys: KEYS_USAGE,
+    activations: ACTIVATIONS_USAGE,
+    webhooks: WEBHOOKS_USAGE,
+  };
+  if (help && command !== undefined && Object.hasOwn(usages, command)) {
+    output.out(usages[command]!);
     return EXIT.ok;
   }
   switch (command) {
@@ -135,6 +138,10 @@ export async function runCli(
     case 'activations':
       return storeCommand('activations', output, () =>
         activationsCommand(rest, output, openStore, environment),
+      );
+    case 'webhooks':
+      return storeCommand('webhooks', output, () =>
+        webhooksCommand(rest, output, openStore, environment),
       );
     case undefined:
     case '--help':

@@ -5,6 +5,7 @@ export { verifyCommand, EXIT } from './commands/verify.js';
 export type { Output } from './commands/verify.js';
 export { keysCommand } from './commands/keys.js';
 export { activationsCommand } from './commands/activations.js';
+export { webhooksCommand } from './commands/webhooks.js';
 export { validateCommand } from './commands/validate.js';
 export type { Diagnostic } from './commands/validate.js';
 export { simulateCommand } from './commands/simulate.js';

@@ -97,6 +97,68 @@ describe('programrun keys', () => {
     expect(badAccount.err).toContain('invalid_account');
   });
 
+  it('creates a scoped key for an actor, and refuses a bad scope or actor with one line', async () => {
+    const { store, openStore } = sharedStore();
+    const created = await cli(
+      [
+        'keys',
+        'create',
+        '--account',
+        'acct_demo',
+        '--env',
+        'live',
+        '--actor',
+        'partner:payout_bank',
+        '--scope',
+        'runs:read',
+        '--scope',
+        'handoffs:answer:payout_bank',
+      ],
+      openStore,
+    );
+    expect(created.code).toBe(0);
+    expect(created.out.split('\n')[0]).toMatch(
+      /^Created key_\S+ for acct_demo \(live\), actor partner:payout_bank, scopes runs:read handoffs:answer:payout_bank:$/,
+    );
+    const secret = created.out.split('\n')[1]!;
+    const principal = await createAccounts({ store, apiKeyCacheMs: 0 }).apiKeys.authenticate(
+      secret,
+    );
+    expect(principal).toMatchObject({
+      actor: 'partner:payout_bank',
+      scopes: ['runs:read', 'handoffs:answer:payout_bank'],
+    });
+    const listed = await cli(['keys', 'list', '--account', 'acct_demo'], openStore);
+    expect(listed.out).toContain('partner:payout_bank runs:read,handoffs:answer:payout_bank');
+    const json = await cli(['keys', 'list', '--account', 'acct_demo', '--json'], openStore);
+    expect(JSON.parse(json.out)).toMatchObject({
+      data: [
+        { actor: 'partner:payout_bank', scopes: ['runs:read', 'handoffs:answer:payout_bank'] },
+      ],
+    });
+
+    const base = ['keys', 'create', '--account', 'acct_demo', '--env', 'test'];
+    for (const extra of [
+      ['--scope', 'runs:delete'],
+      ['--scope', 'runs:read:payout_bank'],
+      ['--scope', 'handoffs:answer:Payout Bank'],
+      ['--actor', ' ops:alice'],
+    ]) {
+      const refused = await cli([...base, ...extra], openStore);
+      expect(refused.code, extra.join(' ')).toBe(2);
+      expect(refused.out).toBe('');
+      expect(refused.err.split('\n'), extra.join(' ')).toHaveLength(1);
+      expect(refused.err).toMatch(/^programrun keys: --(scope|actor): /);
+    }
+    const scope = await cli([...base, '--scope', 'runs:delete'], openStore);
+    expect(scope.err).toContain('unknown scope "runs:delete"');
+    // Nothing was created by the refusals.
+    expect(
+      JSON.parse((await cli(['keys', 'list', '--account', 'acct_demo', '--json'], openStore)).out)
+        .data,
+    ).toHaveLength(1);
+  });
+
   it('on the memory store, creates a key with a note and refuses list and revoke', async () => {
     const created = await cli(['keys', 'create', '--account', 'acct_demo', '--env', 'test']);
     expect(created.code).toBe(0);
@@ -110,7 +172,7 @@ describe('programrun keys', () => {
     });
     expect(elsewhere.code).toBe(2);
     expect(elsewhere.err).toBe(
-      'programrun keys: PROGRAMRUN_STORE must be one of memory, pglite, postgres, not "redis"',
+      'programrun keys: PROGRAMRUN_STORE must be one of memory, embedded, pglite, postgres, not "redis"',
     );
   });
 

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -50,7 +50,7 @@ describe('programrun serve', () => {
     directories.push(dataDir);
     const server = serve(['--port', '0'], { PROGRAMRUN_DATA_DIR: dataDir });
     const { base, key } = await server.started;
-    expect(server.output().stdout).toContain(`Data: pglite at ${dataDir}`);
+    expect(server.output().stdout).toContain(`Data: embedded PostgreSQL at ${dataDir}`);
 
     const listed = await fetch(`${base}/v1/scenarios`, {
       headers: { authorization: `Bearer ${key}` },
@@ -65,6 +65,8 @@ describe('programrun serve', () => {
     expect(await server.exited).toBe(0);
     expect(server.output().stdout).toMatch(/SIGTERM: shutting down\nStopped\.\n$/);
     expect(server.output().stderr).toBe('');
+    // Its embedded PostgreSQL server stopped with it (no server left holding the directory).
+    await expect(stat(join(dataDir, 'postgres', 'postmaster.pid'))).rejects.toThrow(/ENOENT/);
   });
 
   it('serves the scenarios of --scenarios on the memory store', async () => {
@@ -103,7 +105,7 @@ describe('programrun serve', () => {
     expect(store).toMatchObject({
       code: 2,
       stderr:
-        'programrun serve: PROGRAMRUN_STORE must be one of memory, pglite, postgres, not "redis"\n',
+        'programrun serve: PROGRAMRUN_STORE must be one of memory, embedded, pglite, postgres, not "redis"\n',
     });
   });
 });

@@ -5,9 +5,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { base64, utf8, type DsseEnvelope } from '@programrun/evidence';
+import {
+  base64,
+  sealEvidence,
+  utf8,
+  type DsseEnvelope,
+  type EvidenceStatement,
+} from '@programrun/evidence';
 import { runCli } from '../src/index.js';
 import { exportCompletedRun } from './exported-run.js';
+import { exportedPerEnvironment } from './exported-environments.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'programrun-cli-'));
 const file = (name: string, content: string): string => {
@@ -136,5 +143,169 @@ describe('programrun verify', () => {
       (error: { code?: number }) => error.code,
     );
     expect(failed).toBe(1);
+  });
+});
+
+/** The run id the exported bundle is for (read from its verified summary). */
+async function exportedRunId(): Promise<string> {
+  const verified = await cli(['verify', bundlePath, '--jwks', jwksPath]);
+  return /^Run +(prun_\w+)/m.exec(verified.out)![1]!;
+}
+
+describe('programrun verify on failure', () => {
+  it('prints only the reason, one line on stderr, and nothing from the bundle', async () => {
+    const tampered = await cli([
+      'verify',
+      file('tampered-only.json', withTamperedRecord(exported.envelope)),
+      '--jwks',
+      jwksPath,
+    ]);
+    expect(tampered.code).toBe(1);
+    expect(tampered.out).toBe('');
+    expect(tampered.err.split('\n')).toHaveLength(1);
+    const runId = await exportedRunId();
+    const foreign = await cli([
+      'verify',
+      bundlePath,
+      '--jwks',
+      file('no-keys.json', JSON.stringify({ keys: [] })),
+    ]);
+    expect(foreign).toMatchObject({ code: 1, out: '' });
+    expect(foreign.err).not.toContain(runId);
+    expect(foreign.err).not.toMatch(/Scenario|Status|Parties|Stages|✓/);
+  });
+});
+
+describe('programrun verify with pins', () => {
+  it('passes when the bundle is the expected run, environment, scenario and key', async () => {
+    const runId = await exportedRunId();
+    const kid = (JSON.parse(exported.envelope) as DsseEnvelope).signatures[0]!.keyid!;
+    const result = await cli([
+      'verify',
+      bundlePath,
+      '--jwks',
+      jwksPath,
+      '--run',
+      runId,
+      '--env',
+      'test',
+      '--scenario',
+      'wallet-delivery@v1',
+      '--kid',
+      kid,
+    ]);
+    expect(result.err).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.out).toContain(
+      `✓ expected   run ${runId}, environment test, scenario wallet-delivery@v1, key ${kid}`,
+    );
+    expect(result.out).toContain('Evidence verified.');
+    expect(
+      (await cli(['verify', bundlePath, '--jwks', jwksPath, '--environment', 'test'])).code,
+    ).toBe(0);
+  });
+
+  it('exits 1 with one line when a valid bundle is for another run, environment, scenario or key', async () => {
+    const runId = await exportedRunId();
+    const pinned = (...pins: string[]) => cli(['verify', bundlePath, '--jwks', jwksPath, ...pins]);
+    expect(await pinned('--run', 'prun_someoneelse')).toEqual({
+      code: 1,
+      out: '',
+      err: `verification failed at expected: run ${runId}, expected prun_someoneelse`,
+    });
+    expect(await pinned('--env', 'live')).toEqual({
+      code: 1,
+      out: '',
+      err: 'verification failed at expected: environment test, expected live',
+    });
+    expect((await pinned('--scenario', 'wallet-delivery@v2')).err).toBe(
+      'verification failed at expected: scenario wallet-delivery@v1, expected wallet-delivery@v2',
+    );
+    expect((await pinned('--scenario-digest', `sha256:${'0'.repeat(64)}`)).code).toBe(1);
+    expect((await pinned('--kid', 'A'.repeat(43))).err).toMatch(
+      /^verification failed at expected: key \S+, expected A{43}$/,
+    );
+  });
+
+  it('exits 2 with the reason when a pin is malformed', async () => {
+    const pinned = (...pins: string[]) => cli(['verify', bundlePath, '--jwks', jwksPath, ...pins]);
+    expect(await pinned('--env', 'production')).toEqual({
+      code: 2,
+      out: '',
+      err: 'programrun verify: --env must be test or live, not "production"',
+    });
+    expect((await pinned('--run', 'run_123')).err).toBe(
+      'programrun verify: --run must be a run id (prun_…), not "run_123"',
+    );
+    expect((await pinned('--scenario', 'wallet-delivery')).code).toBe(2);
+    expect((await pinned('--scenario-digest', 'abc')).code).toBe(2);
+    expect((await pinned('--kid', 'short')).code).toBe(2);
+    expect((await pinned('--env', 'test', '--environment', 'live')).err).toBe(
+      'programrun verify: --env and --environment disagree; give one',
+    );
+    expect((await pinned('--bogus')).code).toBe(2);
+  });
+});
+
+describe('programrun verify with a key per environment', () => {
+  let evidence: Awaited<ReturnType<typeof exportedPerEnvironment>>;
+  beforeAll(async () => {
+    evidence = await exportedPerEnvironment();
+  });
+
+  it('verifies each environment against the JWKS of both, pinned to its own', async () => {
+    const jwks = file('both.json', evidence.jwks);
+    const test = file('env-test.json', evidence.test.envelope);
+    const live = file('env-live.json', evidence.live.envelope);
+    const liveResult = await cli(['verify', live, '--jwks', jwks, '--env', 'live']);
+    expect(liveResult.code).toBe(0);
+    expect(liveResult.out).toContain(
+      `✓ key        Ed25519 key ${evidence.live.kid} (live evidence)`,
+    );
+    expect(liveResult.out).toContain(`Run       ${evidence.live.runId} (live)`);
+    expect((await cli(['verify', test, '--jwks', jwks, '--env', 'test'])).code).toBe(0);
+  });
+
+  it('fails a test bundle pinned to live, and a live bundle against the test keys only', async () => {
+    const jwks = file('both-2.json', evidence.jwks);
+    const test = file('env-test-2.json', evidence.test.envelope);
+    const live = file('env-live-2.json', evidence.live.envelope);
+    expect(await cli(['verify', test, '--jwks', jwks, '--env', 'live'])).toEqual({
+      code: 1,
+      out: '',
+      err: 'verification failed at expected: environment test, expected live',
+    });
+    expect(
+      await cli(['verify', live, '--jwks', file('test-only.json', evidence.testJwks)]),
+    ).toEqual({
+      code: 1,
+      out: '',
+      err: `verification failed at key: no key ${evidence.live.kid} in the JWKS`,
+    });
+    expect(
+      (await cli(['verify', test, '--jwks', file('live-only.json', evidence.liveJwks)])).code,
+    ).toBe(1);
+  });
+
+  it('refuses a live bundle signed with the test key, though its signature is valid', async () => {
+    const envelope = JSON.parse(evidence.test.envelope) as DsseEnvelope;
+    const { predicate } = JSON.parse(
+      new TextDecoder().decode(base64.decode(envelope.payload)),
+    ) as EvidenceStatement;
+    const forged = file(
+      'forged.json',
+      JSON.stringify(
+        sealEvidence(
+          { ...predicate, run: { ...predicate.run, environment: 'live', livemode: true } },
+          evidence.test.signer,
+        ),
+      ),
+    );
+    const jwks = file('both-3.json', evidence.jwks);
+    expect(await cli(['verify', forged, '--jwks', jwks])).toEqual({
+      code: 1,
+      out: '',
+      err: `verification failed at key: the JWKS key ${evidence.test.kid} signs test evidence only, and the bundle claims the live environment`,
+    });
   });
 });

@@ -66,7 +66,8 @@ export {
 export { isIban, isBic } from './inputs/bank-formats.js';
 export { parseDuration, addDuration } from './schema/duration.js';
 export { ExpressionEvaluator } from './compile/expression-evaluator.js';
-export type { Evaluation } from './compile/expression-evaluator.js';
+export type { Evaluation, EvaluationFailure } from './compile/expression-evaluator.js';
+export { EXPRESSION_BUDGET } from './expressions/evaluation-budget.js';
 export { initialRunContext } from './compile/run-context.js';
 export type {
   RunContext,
@@ -77,6 +78,7 @@ export type {
   EmittedFact,
   ApprovalDecision,
   HandoffOutcome,
+  SignalSender,
   RuleOutcome,
   CheckOutcome,
   RouteSelection,

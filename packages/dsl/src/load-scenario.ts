@@ -16,6 +16,8 @@ import { checkReferences } from './validate/check-references.js';
 import { checkFlow } from './validate/check-flow.js';
 import { checkInvariants } from './validate/check-invariants.js';
 import { checkExpressions } from './validate/check-expressions.js';
+import { checkExpressionCost } from './validate/check-expression-cost.js';
+import { checkExpressionRegexes } from './validate/check-expression-regexes.js';
 import { checkInputs } from './validate/check-inputs.js';
 import { checkLegs } from './validate/check-legs.js';
 
@@ -49,7 +51,8 @@ export interface LoadOptions {
 /**
  * Parses and checks a scenario, reporting **every** problem at once with its line and
  * column: YAML syntax, schema, duplicate ids, unknown parties, dangling references,
- * unreachable steps, loops that never wait, CEL type errors, a bad input schema or
+ * unreachable steps, loops that never wait, CEL type errors, expressions whose cost
+ * exceeds the evaluation budget, regular expressions RE2 refuses, a bad input schema or
  * example inputs, invariants that name unknown steps or can be broken, and money legs
  * on unknown steps or with mistyped amounts or currencies.
  *
@@ -102,8 +105,11 @@ export function loadScenario(text: string, options: LoadOptions = {}): LoadResul
   const expressions = buildScenarioEnvironment(definition);
   let validator: InputValidator | undefined;
   if (!inputsRepaired) {
+    const sites = collectExpressionSites(definition);
     semantic.push(
-      ...checkExpressions(collectExpressionSites(definition), expressions.environment, source),
+      ...checkExpressions(sites, expressions.environment, source),
+      ...checkExpressionRegexes(sites, expressions.environment, source),
+      ...checkExpressionCost(sites, expressions.environment, definition.inputs, source),
     );
     const inputCheck = checkInputs(definition, source);
     validator = inputCheck.validator;

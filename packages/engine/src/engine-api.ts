@@ -104,8 +104,12 @@ export interface Engine {
   ): Promise<{ readonly accessRequest: AccessRequestRecord; readonly created: boolean }>;
   /** The run's evidence bundle, sealed in a signed DSSE envelope; needs a linked lead. */
   exportEvidence(scope: Scope, runId: string): Promise<DsseEnvelope>;
-  /** The public keys evidence verifies with (active and retired). */
-  evidenceKeys(): Jwks;
+  /**
+   * The public keys evidence verifies with (active and retired), each marked with the
+   * environment it signs when the keys are per environment; only the keys that verify
+   * `environment`'s evidence when given.
+   */
+  evidenceKeys(environment?: RunEnvironment): Jwks;
   /** Due time of the scope's earliest pending timer (a deadline or a partner answer). */
   nextTimerDue(scope: Scope): Promise<string | null>;
   /** Current time of a scope: the live clock, or the account's test clock. */

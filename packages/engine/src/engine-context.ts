@@ -1,5 +1,5 @@
-import type { EvidenceKeySet } from '@programrun/evidence';
 import type { ScenarioCatalogue } from './catalogue/scenario-catalogue.js';
+import type { EvidenceKeys } from './evidence/evidence-keys.js';
 import type { SandboxOptions } from './handoffs/sandbox.js';
 import type { IdGenerator } from './ids/random-ids.js';
 import type { TransactionRunner } from './kernel/transaction-runner.js';
@@ -24,5 +24,6 @@ export interface EngineContext {
   readonly timerLeaseMs: number;
   /** When queued webhook deliveries fall due, and the wake-up after their commit. */
   readonly deliveries: DeliveryWakeup;
-  readonly evidenceKeys: EvidenceKeySet | undefined;
+  /** The evidence signing keys of each environment, and the public ones. */
+  readonly evidenceKeys: EvidenceKeys;
 }

@@ -4,7 +4,7 @@ import type { AdjustableClock, Clock } from './time/clock.js';
 import type { IdGenerator } from './ids/random-ids.js';
 import type { StoreV1 } from './store/store-v1.js';
 import type { SandboxOptions } from './handoffs/sandbox.js';
-import type { EvidenceKeySet } from '@programrun/evidence';
+import type { EvidenceKeysOption } from './evidence/evidence-keys.js';
 import type { WebhookOptions } from './webhooks/webhook-options.js';
 
 /** Options of `createEngine`. */
@@ -33,11 +33,14 @@ export interface EngineOptions {
    */
   readonly timerLeaseMs?: number;
   /**
-   * Evidence signing keys (one active, retired ones kept). Without them runs still work,
-   * but evidence cannot be exported. Keep them outside the store and never lose a key
-   * that signed evidence someone holds.
+   * Evidence signing keys: `{ test, live }`, a key set per environment (each one active
+   * key, retired ones kept), so that each environment's evidence is signed by its own keys
+   * and the JWKS says which. One set signing both environments is still accepted, but a
+   * verifier cannot then tell test evidence's key from live's. Without keys runs still
+   * work, but evidence cannot be exported. Keep them outside the store and never lose a
+   * key that signed evidence someone holds.
    */
-  readonly evidence?: { readonly keys: EvidenceKeySet };
+  readonly evidence?: { readonly keys: EvidenceKeysOption };
   /** Webhook endpoints and delivery: loopback for development, retry schedule, limits. */
   readonly webhooks?: WebhookOptions;
 }

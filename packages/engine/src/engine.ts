@@ -4,7 +4,8 @@ import type { Engine, UnitOfWork } from './engine-api.js';
 import type { EngineContext } from './engine-context.js';
 import type { EngineOptions } from './engine-options.js';
 import { createAccessRequest } from './evidence/create-access-request.js';
-import { evidenceKeysOf, exportEvidence } from './evidence/export-evidence.js';
+import { resolveEvidenceKeys } from './evidence/evidence-keys.js';
+import { exportEvidence } from './evidence/export-evidence.js';
 import { randomIds } from './ids/random-ids.js';
 import { createTransactionRunner, joinTransaction } from './kernel/transaction-runner.js';
 import { createDeliveryWakeup } from './outbox/delivery-wakeup.js';
@@ -35,7 +36,7 @@ function engineContext(options: EngineOptions): EngineContext {
     sandbox: options.sandbox ?? {},
     timerLeaseMs: options.timerLeaseMs ?? 60_000,
     deliveries: createDeliveryWakeup(clocks),
-    evidenceKeys: options.evidence?.keys,
+    evidenceKeys: resolveEvidenceKeys(options.evidence?.keys),
   };
 }
 
@@ -109,7 +110,7 @@ export function createEngine(options: EngineOptions): Engine {
     advanceTestClockTo: (account, target) => testClocks.advanceTo(account, target),
     createAccessRequest: async (scope, input) => createAccessRequest(context, scope, input),
     exportEvidence: (scope, runId) => exportEvidence(context, scope, runId),
-    evidenceKeys: () => evidenceKeysOf(context).publicJwks(),
+    evidenceKeys: (environment) => context.evidenceKeys.publicJwks(environment),
     async nextTimerDue(scope) {
       const next = await transactions.run(({ tx }) =>
         tx.nextTimer({ environment: scope.environment, account: scope.account }),

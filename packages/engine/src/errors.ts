@@ -19,6 +19,7 @@ export type EngineErrorCode =
   | 'maker_checker_violation'
   | 'cancel_not_allowed'
   | 'handoff_key_mismatch'
+  | 'handoff_key_required'
   | 'lead_required'
   | 'evidence_keys_missing'
   | 'invalid_access_request'
@@ -36,6 +37,7 @@ export type EngineErrorCode =
   | 'invalid_webhook_endpoint'
   | 'webhook_endpoint_not_found'
   | 'webhook_endpoint_limit'
+  | 'webhook_endpoint_url_limit'
   | 'webhook_endpoint_disabled'
   | 'no_webhook_endpoints'
   | 'event_not_found';

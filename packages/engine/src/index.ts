@@ -27,12 +27,24 @@ export { createAccounts } from './accounts/accounts.js';
 export type { Accounts, AccountsOptions } from './accounts/accounts.js';
 export { constantTimeEqual } from './accounts/constant-time.js';
 export { assertAccountId } from './accounts/account-id.js';
+export {
+  AUTH_SCOPES,
+  DEFAULT_API_KEY_SCOPES,
+  isAuthScope,
+  normalizeAuthScopes,
+  grantsScope,
+  grantsPartyScope,
+  scopeProblem,
+} from './accounts/auth-scopes.js';
+export type { AuthScope, BaseAuthScope, PartyAuthScope } from './accounts/auth-scopes.js';
+export { isActor, ACTOR_RULE } from './accounts/actor.js';
 export type {
   IssuerActivationRecord,
   ActivateIssuerInput,
   ActivationResult,
 } from './activation/issuer-activations.js';
 export type { EngineOptions } from './engine-options.js';
+export type { EnvironmentEvidenceKeys, EvidenceKeysOption } from './evidence/evidence-keys.js';
 export { EngineError } from './errors.js';
 export type { EngineErrorCode, FieldIssue } from './errors.js';
 export { createScenarioCatalogue } from './catalogue/scenario-catalogue.js';
@@ -46,6 +58,15 @@ export type { IdGenerator } from './ids/random-ids.js';
 export { createMemoryStore } from './store/memory-store.js';
 export { StoreError, isStoreError } from './store/store-error.js';
 export type { StoreErrorCode } from './store/store-error.js';
+export { guardStoreTransaction } from './store/store-guard.js';
+export {
+  findUnstorable,
+  firstUnstorableArgument,
+  textProblem,
+  SQL_INTEGER_MAX,
+  UNSTORABLE_MESSAGES,
+} from './store/storable-values.js';
+export type { UnstorableProblem, UnstorableValue } from './store/storable-values.js';
 export type {
   StoreV1,
   StoreTransactionV1,
@@ -113,7 +134,12 @@ export type {
   EndpointUrlOptions,
 } from './webhooks/url-policy/endpoint-url.js';
 export type { Webhooks } from './webhooks/webhooks.js';
-export type { DeliveryQueue, AttemptOutcome, PreparedDelivery } from './webhooks/delivery-queue.js';
+export type {
+  DeliveryQueue,
+  DeliveryShares,
+  AttemptOutcome,
+  PreparedDelivery,
+} from './webhooks/delivery-queue.js';
 export type { WebhookOptions } from './webhooks/webhook-options.js';
 export type {
   CreateWebhookEndpointInput,
@@ -133,6 +159,12 @@ export {
   signatureHeader,
   verifyWebhookSignature,
 } from './webhooks/webhook-secret.js';
+export {
+  parseWebhookSecretKey,
+  webhookSecretKeyId,
+  WebhookSecretKeyError,
+} from './webhooks/secret-box.js';
+export type { ResealResult } from './webhooks/reseal-secrets.js';
 export { DEFAULT_RETRY_SCHEDULE } from './webhooks/retry-schedule.js';
 export type { RetrySchedule } from './webhooks/retry-schedule.js';
 export type {

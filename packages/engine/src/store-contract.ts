@@ -4,7 +4,10 @@ import { defineAccountContract } from './store-contract/account-contract.js';
 import { defineIdempotencyContract } from './store-contract/idempotency-contract.js';
 import { defineRunContract } from './store-contract/run-contract.js';
 import { defineTimerContract } from './store-contract/timer-contract.js';
+import { defineUnstorableContract } from './store-contract/unstorable-contract.js';
+import { defineWebhookClaimContract } from './store-contract/webhook-claim-contract.js';
 import { defineWebhookStoreContract } from './store-contract/webhook-contract.js';
+import { defineWebhookScanContract } from './store-contract/webhook-scan-contract.js';
 
 /** How the contract suite gets a fresh, empty store for each test. */
 export type StoreFactory = () => Promise<StoreV1> | StoreV1;
@@ -12,7 +15,8 @@ export type StoreFactory = () => Promise<StoreV1> | StoreV1;
 /**
  * The Store spec v1 contract: every store (memory, PGlite, PostgreSQL) must pass it.
  * Call it from a vitest file with a factory that returns a fresh, empty store. One part
- * per table group, as the spec is split (runs, timers, accounts, idempotency, webhooks).
+ * per table group, as the spec is split (runs, timers, accounts, idempotency, webhooks),
+ * and one for the values every store must refuse alike (`unstorable_value`).
  *
  * @example
  * ```ts
@@ -35,5 +39,8 @@ export function defineStoreContract(name: string, createStore: StoreFactory): vo
     defineAccountContract(withStore);
     defineIdempotencyContract(withStore);
     defineWebhookStoreContract(withStore);
+    defineWebhookClaimContract(withStore);
+    defineWebhookScanContract(withStore);
+    defineUnstorableContract(withStore);
   });
 }

@@ -8,6 +8,7 @@ import {
   createAccounts,
   createMemoryStore,
   createVirtualClock,
+  DEFAULT_API_KEY_SCOPES,
   formatApiKey,
   generateApiKey,
   parseApiKey,
@@ -107,6 +108,9 @@ describe('accounts.apiKeys', () => {
       redacted: `pr_test_…${secret.slice(-4)}`,
       last4: secret.slice(-4),
       description: 'ci pipeline',
+      // Without an actor or scopes: the key's id, and every scope (as keys had before scopes).
+      actor: apiKey.id,
+      scopes: [...DEFAULT_API_KEY_SCOPES],
       status: 'active',
       created_at: expect.any(String) as unknown,
       revoked_at: null,
@@ -122,7 +126,51 @@ describe('accounts.apiKeys', () => {
       account: 'acct_demo',
       environment: 'test',
       keyId: apiKey.id,
+      actor: apiKey.id,
+      scopes: [...DEFAULT_API_KEY_SCOPES],
     });
+  });
+
+  it('creates a key with an actor and scopes (normalized), and authenticates with them', async () => {
+    const { engine } = newEngine();
+    const { apiKey, secret } = await engine.apiKeys.create({
+      account: 'acct_demo',
+      environment: 'live',
+      actor: 'partner:payout_bank',
+      scopes: ['handoffs:answer:payout_bank', 'runs:read', 'handoffs:answer:payout_bank'],
+    });
+    expect(apiKey).toMatchObject({
+      actor: 'partner:payout_bank',
+      scopes: ['runs:read', 'handoffs:answer:payout_bank'],
+    });
+    expect(await engine.apiKeys.authenticate(secret)).toMatchObject({
+      actor: 'partner:payout_bank',
+      scopes: ['runs:read', 'handoffs:answer:payout_bank'],
+    });
+    expect((await engine.apiKeys.list('acct_demo'))[0]).toMatchObject({
+      actor: 'partner:payout_bank',
+      scopes: ['runs:read', 'handoffs:answer:payout_bank'],
+    });
+  });
+
+  it('refuses unknown scopes, an empty scope list and malformed actors', async () => {
+    const { engine } = newEngine();
+    const create = (input: { actor?: string; scopes?: string[] }) =>
+      engine.apiKeys.create({ account: 'acct_demo', environment: 'test', ...input });
+    for (const scopes of [
+      ['runs:delete'],
+      ['runs:read:payout_bank'],
+      ['handoffs:answer:'],
+      ['handoffs:answer:Payout-Bank'],
+      ['approvals:decide:payments_ops:extra'],
+      [],
+    ]) {
+      await expectEngineError(create({ scopes }), 'invalid_api_key_request');
+    }
+    for (const actor of ['', ' ops:alice', 'ops:alice ', 'ops\nalice', 'x'.repeat(129)]) {
+      await expectEngineError(create({ actor }), 'invalid_api_key_request');
+    }
+    expect(await engine.apiKeys.list('acct_demo')).toEqual([]);
   });
 
   it('refuses unknown, malformed and revoked keys alike', async () => {

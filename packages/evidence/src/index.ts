@@ -57,5 +57,9 @@ export type {
   EvidenceVerification,
   VerificationCheck,
   CheckName,
+  VerifyEvidenceOptions,
 } from './bundle/verify-evidence.js';
+export type { EvidenceExpectations } from './bundle/evidence-expectations.js';
+export { EVIDENCE_ENVIRONMENTS, isEvidenceEnvironment } from './environment.js';
+export type { EvidenceEnvironment } from './environment.js';
 export { base64, base64url, hex, utf8, fromUtf8 } from './bytes.js';

@@ -1,10 +1,21 @@
 import type { Accounts, Engine } from '@programrun/engine';
 import { createKeyStoreAuthenticator } from './auth/api-key-authenticator.js';
-import { assertPrincipal } from './auth/assert-principal.js';
+import { authorizeApprovalByScopes, type AuthorizeApproval } from './auth/authorize-approval.js';
 import type { Authenticate, Principal } from './auth/principal.js';
+import { requireScope } from './auth/require-scope.js';
+import { toPrincipal } from './auth/to-principal.js';
+import { unauthenticated } from './auth/unauthenticated.js';
+import { adapterClientAddress } from './client-address.js';
 import { HttpError } from './errors/http-error.js';
 import type { IdempotencyPolicy } from './idempotency/idempotency.js';
 import { createIdempotencyPurge } from './idempotency/purge-expired.js';
+import { logRequest, requestLoggersOf } from './logging/log-request.js';
+import type { AccessLogger, ErrorLogger } from './logging/request-log.js';
+import {
+  createFailedAuthentications,
+  DEFAULT_FAILED_AUTHENTICATION_LIMIT,
+  type FailedAuthentications,
+} from './rate-limit/failed-authentications.js';
 import {
   createTokenBucketLimiter,
   DEFAULT_RATE_LIMIT,
@@ -27,15 +38,38 @@ export interface HandlerOptions {
   readonly accounts?: Accounts;
   /**
    * Resolves the caller. @default Bearer API keys from `accounts.apiKeys`
-   * (`createKeyStoreAuthenticator`). Hosts with their own auth return their principal.
+   * (`createKeyStoreAuthenticator`). Hosts with their own auth return their principal,
+   * with the caller's `actor` and `scopes` (every scope when they leave them out).
    */
   readonly authenticate?: Authenticate;
+  /**
+   * Whether a principal may decide an approval step (checked in the decision's
+   * transaction, before it is applied); false answers `403 approver_not_authorized`.
+   * Quorum and four eyes then count distinct actors whatever this says.
+   * @default the principal's scopes: `approvals:decide`, or `approvals:decide:<party>`
+   * for steps that party approves (`authorizeApprovalByScopes`)
+   */
+  readonly authorizeApproval?: AuthorizeApproval;
   /**
    * Requests per credential: a token-bucket policy, a limiter of your own (shared across
    * processes), or `false` when the host limits rates itself.
    * @default 100 requests/s, bursts of 200, per credential, in this process
    */
   readonly rateLimit?: false | Partial<RateLimitPolicy> | RateLimiter;
+  /**
+   * Failed authentications per client (`clientAddress`, else the first characters of the
+   * presented token): past it, `429 rate_limited` without looking the credentials up.
+   * `false` when the host limits them itself.
+   * @default bursts of 20, then one every 5 s, in this process
+   */
+  readonly failedAuthenticationLimit?: false | Partial<RateLimitPolicy>;
+  /**
+   * The client's network address, for limiting failed authentications. Behind a proxy,
+   * return the address the proxy reports (e.g. from `X-Forwarded-For`, as far as you
+   * trust it). @default the socket address the Node adapters saw (`adapterClientAddress`);
+   * none for other transports
+   */
+  readonly clientAddress?: (request: Request) => string | null | undefined;
   /** Largest accepted body. @default 65536 */
   readonly maxBodyBytes?: number;
   /**
@@ -43,15 +77,41 @@ export interface HandlerOptions {
    * @default 24 h retention, purged at most every 10 minutes, system clock
    */
   readonly idempotency?: Partial<IdempotencyPolicy>;
+  /**
+   * Called once for every `5xx` answer with its request id, route, problem code and what
+   * was thrown (which callers never see); `false` turns it off.
+   * @default one JSON line on `console.error` (`consoleErrorLog`)
+   */
+  readonly onError?: ErrorLogger | false;
+  /**
+   * Called once per request after it is answered: method, path, status, duration, request
+   * id and account. Pass `consoleAccessLog` for one JSON line per request on `console.log`.
+   * @default none
+   */
+  readonly onAccess?: AccessLogger;
 }
 
-const ANONYMOUS: Principal = { account: 'anonymous', environment: 'test', credentialId: 'none' };
+const ANONYMOUS: Principal = {
+  account: 'anonymous',
+  environment: 'test',
+  credentialId: 'none',
+  actor: 'anonymous',
+  scopes: [],
+};
 
 function authenticatorOf(options: HandlerOptions): Authenticate {
   if (options.authenticate) return options.authenticate;
   if (options.accounts) return createKeyStoreAuthenticator(options.accounts.apiKeys);
   throw new TypeError(
     'createHandler needs `accounts` (createAccounts({ store })) to check API keys, or an `authenticate` hook of your own',
+  );
+}
+
+function failuresOf(options: HandlerOptions): FailedAuthentications | null {
+  if (options.failedAuthenticationLimit === false) return null;
+  return createFailedAuthentications(
+    { ...DEFAULT_FAILED_AUTHENTICATION_LIMIT, ...options.failedAuthenticationLimit },
+    options.clientAddress ?? adapterClientAddress,
   );
 }
 
@@ -66,6 +126,8 @@ export interface Handler {
   handle(request: Request): Promise<Response>;
   /** Largest accepted body; adapters stop reading beyond it. */
   readonly maxBodyBytes: number;
+  /** The error log (`onError`); adapters report the 5xx they answer themselves to it. */
+  readonly errorLog?: ErrorLogger | undefined;
 }
 
 /**
@@ -92,8 +154,26 @@ export function createHandler(options: HandlerOptions): Handler {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const authenticate = authenticatorOf(options);
   const limiter = limiterOf(options.rateLimit);
+  const loggers = requestLoggersOf(options);
+  const failures = failuresOf(options);
+  const authorizeApproval = options.authorizeApproval ?? authorizeApprovalByScopes;
 
-  async function route(request: Request, requestId: string): Promise<Response> {
+  /** The caller, or a 401 (counted as a failure of the client), or a 429 for a client that failed too often. */
+  async function principalOf(request: Request): Promise<Principal> {
+    failures?.check(request);
+    const caller = await authenticate(request);
+    if (!caller) {
+      failures?.failed(request);
+      throw unauthenticated(request);
+    }
+    return toPrincipal(caller);
+  }
+
+  async function route(
+    request: Request,
+    requestId: string,
+    seen: { account: string | null },
+  ): Promise<Response> {
     const url = new URL(request.url);
     const match = matchRoute(ROUTES, request.method, url.pathname.replace(/\/+$/, '') || '/');
     if (match.kind === 'none') {
@@ -108,15 +188,9 @@ export function createHandler(options: HandlerOptions): Handler {
         },
       );
     }
-    const principal = match.route.public ? ANONYMOUS : await authenticate(request);
-    if (!principal) {
-      throw new HttpError(
-        'unauthorized',
-        'Send Authorization: Bearer <key> with a valid programrun API key.',
-      );
-    }
+    const principal = match.route.public ? ANONYMOUS : await principalOf(request);
     if (!match.route.public) {
-      assertPrincipal(principal);
+      seen.account = principal.account;
       const decision = await limiter?.take(
         `${principal.account}\u0000${principal.environment}\u0000${principal.credentialId}`,
       );
@@ -127,6 +201,7 @@ export function createHandler(options: HandlerOptions): Handler {
           { headers: { 'retry-after': String(decision.retryAfterSeconds) } },
         );
       }
+      if (match.route.scope) requireScope(principal, match.route.scope);
     }
     return match.route.handle({
       request,
@@ -137,21 +212,26 @@ export function createHandler(options: HandlerOptions): Handler {
       engine: options.engine,
       maxBodyBytes,
       idempotency,
+      authorizeApproval,
       purgeExpiredKeys: () => purge(options.engine, principal),
     });
   }
 
   return {
     maxBodyBytes,
+    errorLog: loggers.error,
     async handle(request) {
       const requestId = newRequestId();
+      const startedAt = performance.now();
+      const seen: { account: string | null } = { account: null };
       let response: Response;
       try {
-        response = await route(request, requestId);
+        response = await route(request, requestId, seen);
       } catch (error) {
         response = problemResponse(error, requestId);
       }
       response.headers.set('request-id', requestId);
+      logRequest(loggers, { request, requestId, startedAt, account: seen.account, response });
       return response;
     },
   };

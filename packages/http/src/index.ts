@@ -1,9 +1,24 @@
 export { createHandler } from './handler.js';
 export type { Handler, HandlerOptions } from './handler.js';
-export { createKeyStoreAuthenticator, bearerToken } from './auth/api-key-authenticator.js';
+export { consoleAccessLog, consoleErrorLog } from './logging/request-log.js';
+export type {
+  AccessLogEntry,
+  AccessLogger,
+  ErrorLogEntry,
+  ErrorLogger,
+} from './logging/request-log.js';
+export {
+  createKeyStoreAuthenticator,
+  bearerToken,
+  presentedBearerCredentials,
+} from './auth/api-key-authenticator.js';
+export { authorizeApprovalByScopes } from './auth/authorize-approval.js';
+export type { AuthorizeApproval, ApprovalStepView } from './auth/authorize-approval.js';
+export { adapterClientAddress } from './client-address.js';
 export { createTokenBucketLimiter, DEFAULT_RATE_LIMIT } from './rate-limit/token-bucket.js';
+export { DEFAULT_FAILED_AUTHENTICATION_LIMIT } from './rate-limit/failed-authentications.js';
 export type { RateLimiter, RateLimitPolicy, RateLimitDecision } from './rate-limit/token-bucket.js';
-export type { Authenticate, Principal } from './auth/principal.js';
+export type { Authenticate, AuthenticatedCaller, Principal } from './auth/principal.js';
 export { ERROR_CATALOGUE, isErrorCode } from './errors/error-catalogue.js';
 export type { ErrorCode, ErrorCatalogueEntry, HttpErrorCode } from './errors/error-catalogue.js';
 export { HttpError } from './errors/http-error.js';

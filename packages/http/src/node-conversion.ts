@@ -2,6 +2,7 @@
 // Fastify adapters. Only `toFetchRequest` and `writeResponse` are public (via node.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { markOversized, rememberRequestBytes, rememberedResponseText } from './body-cache.js';
+import { rememberClientAddress } from './client-address.js';
 
 /** A request body as an adapter holds it: bytes, none (GET, HEAD) or cut off at the limit. */
 export type NodeBody = Uint8Array | 'too_large' | undefined;
@@ -75,10 +76,11 @@ export function fetchRequestOf(
     headers.append(message.rawHeaders[index]!, message.rawHeaders[index + 1]!);
   }
   const method = message.method ?? 'GET';
-  if (!hasBody(method)) return new Request(url, { method, headers });
-  if (body === 'too_large') return markOversized(new Request(url, { method, headers }));
+  const from = (request: Request) => rememberClientAddress(request, message.socket?.remoteAddress);
+  if (!hasBody(method)) return from(new Request(url, { method, headers }));
+  if (body === 'too_large') return from(markOversized(new Request(url, { method, headers })));
   const bytes = body ?? new Uint8Array(0);
-  return rememberRequestBytes(new Request(url, { method, headers, body: bytes }), bytes);
+  return from(rememberRequestBytes(new Request(url, { method, headers, body: bytes }), bytes));
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { RequestListener } from 'node:http';
 import type { Handler } from './handler.js';
 import { toFetchRequest, writeResponse } from './node-conversion.js';
+import { logAdapterFailure } from './logging/log-request.js';
 import { adapterProblem } from './request-id.js';
 
 export { toFetchRequest, writeResponse } from './node-conversion.js';
@@ -35,7 +36,11 @@ export function createNodeListener(
         );
       } catch (error) {
         if (response.headersSent) response.destroy();
-        else await writeResponse(adapterProblem(error), response).catch(() => response.destroy());
+        else {
+          const problem = adapterProblem(error);
+          logAdapterFailure(handler.errorLog, message, problem);
+          await writeResponse(problem, response).catch(() => response.destroy());
+        }
       }
     })();
   };

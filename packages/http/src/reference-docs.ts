@@ -1,3 +1,4 @@
+import { EXPRESSION_BUDGET } from '@programrun/dsl';
 import { LIFECYCLE_EVENT_TYPES } from '@programrun/engine';
 import { ERROR_CATALOGUE } from './errors/error-catalogue.js';
 
@@ -45,6 +46,23 @@ Unexpected failures answer \`internal_error\` without details; nothing echoes se
 | Code | HTTP | Meaning | What to do |
 | --- | --- | --- | --- |
 ${rows.join('\n')}
+
+## Codes that are not HTTP errors
+
+A scenario that does not load never reaches the API. Its problems, printed as
+\`file:line:column: code message\`, are listed in
+[Writing scenarios](../guides/writing-scenarios.md#problems); among them
+\`unsupported_regex\` (a regular expression outside the RE2 dialect: lookaround,
+backreferences), \`unbounded_expression\` (nested comprehensions over input lists
+without \`maxItems\`) and \`expression_budget_exceeded\` (an expression whose worst case
+exceeds the evaluation budget).
+
+A run that fails is still answered with its run record: \`status: faulted\` and
+\`outcome.reason\`, also recorded in \`program_run.faulted\` ([events](events.md)). The
+reason \`expression_budget_exceeded\` means an expression took more than
+${EXPRESSION_BUDGET.toLocaleString('en-US')} evaluation steps and was stopped
+([the evaluation budget](../guides/writing-scenarios.md#the-evaluation-budget)): fix the
+scenario, or the inputs that made it costly.
 `;
 }
 

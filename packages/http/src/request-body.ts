@@ -1,6 +1,7 @@
 import { parseStrictJson, StrictJsonError } from '@programrun/evidence';
 import { isOversized, requestBodyBytes } from './body-cache.js';
 import { HttpError } from './errors/http-error.js';
+import { jsonValueProblems } from './json-value-problems.js';
 
 /**
  * Default largest accepted body: 64 KiB.
@@ -15,8 +16,10 @@ export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 /**
  * Reads a JSON object body: `application/json` only, at most `maxBytes`, UTF-8, a JSON
  * object without duplicate keys (400 `duplicate_json_key`: parsers disagree on which value
- * wins, so a repeated key could mean different money to different readers). An empty body
- * reads as `{}` when `allowEmpty` (e.g. cancel).
+ * wins, so a repeated key could mean different money to different readers), and without
+ * text holding U+0000 or unpaired surrogates or numbers beyond ±(2^53 − 1) anywhere (422
+ * `invalid_request`, a pointer to each). An empty body reads as `{}` when `allowEmpty`
+ * (e.g. cancel).
  */
 export async function readJsonBody(
   request: Request,
@@ -76,6 +79,15 @@ export async function readJsonBody(
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new HttpError('malformed_json', 'The body must be a JSON object.');
+  }
+  const problems = jsonValueProblems(parsed);
+  if (problems.length > 0) {
+    // Refused before anything reads them: no store, digest or log ever sees these values.
+    throw new HttpError(
+      'invalid_request',
+      `The request body is invalid: ${problems.map((field) => `${field.pointer} ${field.message}`).join('; ')}.`,
+      { errors: problems },
+    );
   }
   return parsed as Record<string, unknown>;
 }

@@ -37,7 +37,10 @@ export const approvalBodySchema = z
   .strictObject({
     step: z.string().min(1).max(100),
     decision: z.enum(['approve', 'reject']),
-    approver: z.string().trim().min(1).max(200),
+    approver: z.string().trim().min(1).max(200).optional().meta({
+      description:
+        'A display name for the decider, recorded as `label`. Never counted: who decided is the authenticated actor of the credential.',
+    }),
     note: z.string().max(2000).optional(),
   })
   .meta({ id: 'ApprovalDecision' });

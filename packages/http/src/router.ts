@@ -1,4 +1,5 @@
 import type { Engine } from '@programrun/engine';
+import type { AuthorizeApproval } from './auth/authorize-approval.js';
 import type { Principal } from './auth/principal.js';
 import type { IdempotencyPolicy } from './idempotency/idempotency.js';
 import type { OperationSpec } from './openapi/operation-spec.js';
@@ -15,6 +16,8 @@ export interface RouteContext {
   readonly engine: Engine;
   readonly maxBodyBytes: number;
   readonly idempotency: IdempotencyPolicy;
+  /** Whether the principal may decide an approval step (the host's, or by scopes). */
+  readonly authorizeApproval: AuthorizeApproval;
   /** Purges expired Idempotency-Key records if it is time to (in the background). */
   readonly purgeExpiredKeys: () => void;
 }

@@ -44,7 +44,30 @@ const raw = (path: string, headers: Record<string, string>, init: RequestInit = 
   fetch(`${server.baseUrl}${path}`, { ...init, headers });
 
 describe('authentication', () => {
-  it('answers every bad credential with the same 401 body and WWW-Authenticate', async () => {
+  it('answers a request presenting no credentials 401 unauthorized with a bare challenge', async () => {
+    // RFC 6750 3.1: no error attribute when the request lacks authentication information,
+    // including another scheme than Bearer.
+    const attempts: Record<string, string>[] = [
+      {},
+      { authorization: '' },
+      { authorization: 'Bearer' },
+      { authorization: `Basic ${btoa(`${TEST_KEY}:`)}` },
+      { authorization: `Token ${TEST_KEY}` },
+    ];
+    const bodies = new Set<string>();
+    for (const headers of attempts) {
+      const response = await raw('/v1/program-runs', headers);
+      expect(response.headers.get('www-authenticate')).toBe('Bearer realm="programrun"');
+      const problem = await problemOf(response, 401, 'unauthorized');
+      const text = JSON.stringify({ ...problem, request_id: null });
+      expect(text).not.toContain('pr_test_');
+      expect(text).not.toContain('invalid_token');
+      bodies.add(text);
+    }
+    expect(bodies.size).toBe(1);
+  });
+
+  it('answers every presented bad key with the same 401 invalid_token body and challenge', async () => {
     const revoked = await server.accounts.apiKeys.create({
       account: 'acct_one',
       environment: 'test',
@@ -52,16 +75,11 @@ describe('authentication', () => {
     await server.accounts.apiKeys.revoke('acct_one', revoked.apiKey.id);
     const wrongChecksum = `${TEST_KEY.slice(0, -1)}${TEST_KEY.endsWith('A') ? 'B' : 'A'}`;
     const attempts: Record<string, string>[] = [
-      {},
-      { authorization: '' },
-      { authorization: 'Bearer' },
-      { authorization: `Basic ${btoa(`${TEST_KEY}:`)}` },
       { authorization: 'Bearer pr_test_nope' },
       { authorization: `Bearer ${wrongChecksum}` },
       { authorization: `Bearer ${generateApiKey('test')}` },
       { authorization: `Bearer ${revoked.secret}` },
       { authorization: `Bearer ${TEST_KEY} extra` },
-      { authorization: `Token ${TEST_KEY}` },
     ];
     const bodies = new Set<string>();
     for (const headers of attempts) {
@@ -69,7 +87,7 @@ describe('authentication', () => {
       expect(response.headers.get('www-authenticate')).toBe(
         'Bearer realm="programrun", error="invalid_token"',
       );
-      const problem = await problemOf(response, 401, 'unauthorized');
+      const problem = await problemOf(response, 401, 'invalid_token');
       const text = JSON.stringify({ ...problem, request_id: null });
       // Nothing of the presented secret comes back.
       expect(text).not.toContain('pr_test_');

@@ -79,6 +79,29 @@ describe('docs/reference/evidence-bundle.schema.json', () => {
     },
   );
 
+  it('describes a bundle naming who answered a handoff and who decided an approval', async () => {
+    const bundle = await exportedBundle('wallet-delivery@v1', async (id) => {
+      await server.request('POST', `/v1/program-runs/${id}/handoffs/screen_destination`, {
+        body: { outcome: 'confirmed', reference: 'ca-1', data: { risk: 'low' } },
+      });
+      await driveToEnd(id);
+    });
+    expect(validate(bundle), JSON.stringify(validate.errors, null, 2)).toBe(true);
+    expect(bundle.handoffs[0]).toMatchObject({
+      step: 'screen_destination',
+      answered_by: {
+        actor: expect.any(String) as unknown,
+        credential_id: expect.any(String) as unknown,
+      },
+    });
+    expect(bundle.approvals[0]?.decisions).toEqual([
+      expect.objectContaining({
+        credential_id: expect.any(String) as unknown,
+        label: 'approver_0',
+      }),
+    ]);
+  });
+
   it('describes a bundle of a run still waiting', async () => {
     const bundle = await exportedBundle('wallet-delivery@v1', () => Promise.resolve());
     expect(validate(bundle), JSON.stringify(validate.errors, null, 2)).toBe(true);

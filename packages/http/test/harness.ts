@@ -64,7 +64,8 @@ export const evidenceKeys: EvidenceKeySet = createKeySet([
 
 /**
  * A fresh engine on a virtual clock and its handler, accepting the keys above (seeded in
- * the engine's key store). Rate limits are high unless `handlerOptions` say otherwise.
+ * the engine's key store). Rate limits (of requests and of failed authentications) are high
+ * unless `handlerOptions` say otherwise.
  */
 export async function createTestHandler(
   handlerOptions: Partial<HandlerOptions> = {},
@@ -91,6 +92,7 @@ export async function createTestHandler(
     engine,
     accounts,
     rateLimit: { requestsPerSecond: 100_000, burst: 100_000 },
+    failedAuthenticationLimit: { requestsPerSecond: 100_000, burst: 100_000 },
     ...handlerOptions,
   });
   return { engine, accounts, handler };

@@ -1,7 +1,15 @@
 // Every documented operation, exercised over HTTP with its successes and the problems it
 // documents; each response is checked against the OpenAPI document.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, createMemoryStore, type Engine } from '@programrun/engine';
+import {
+  AUTH_SCOPES,
+  createEngine,
+  createMemoryStore,
+  StoreError,
+  type Engine,
+  type StoreTransactionV1,
+  type StoreV1,
+} from '@programrun/engine';
 import { canonicalDigest } from '@programrun/evidence';
 import { createHandler, type Authenticate, type HandlerOptions } from '../src/index.js';
 import { buildOpenApiDocument } from '../src/routes/all-routes.js';
@@ -259,6 +267,10 @@ describe('evidence', () => {
     await expectCall(200, 'GET', `/v1/program-runs/${id}/evidence`);
     await expectProblem(404, 'run_not_found', 'GET', '/v1/program-runs/prun_missing/evidence');
     await expectCall(200, 'GET', '/v1/evidence-keys', { key: null });
+    await expectCall(200, 'GET', '/v1/evidence-keys?environment=live', { key: null });
+    await expectProblem(422, 'invalid_query', 'GET', '/v1/evidence-keys?environment=prod', {
+      key: null,
+    });
   });
 });
 
@@ -294,6 +306,37 @@ describe('problems every operation documents', () => {
     }
   });
 
+  it('401 invalid_token for a presented key that is not valid, on every authenticated operation', async () => {
+    for (const { path, method, operation } of operations) {
+      if ((operation as { security?: unknown[] }).security?.length === 0) continue;
+      await expectProblem(401, 'invalid_token', method, concrete(path), {
+        key: 'pr_test_revoked_or_unknown',
+        ...(method === 'GET' ? {} : { body: {} }),
+      });
+    }
+  });
+
+  it('403 insufficient_scope, naming the scope, on every operation for a key without its scope', async () => {
+    for (const { path, method, operation } of operations) {
+      const security = (operation as { security?: { ApiKey?: string[] }[] }).security ?? [];
+      const scope = security[0]?.ApiKey?.[0];
+      if (scope === undefined) continue;
+      const { secret } = await server.accounts.apiKeys.create({
+        account: 'acct_one',
+        environment: 'test',
+        scopes: AUTH_SCOPES.filter((held) => held !== scope),
+      });
+      const answer = await expectProblem(403, 'insufficient_scope', method, concrete(path), {
+        key: secret,
+        ...(method === 'GET' ? {} : { body: {} }),
+      });
+      expect(answer.headers.get('www-authenticate')).toBe(
+        `Bearer realm="programrun", error="insufficient_scope", scope="${scope}"`,
+      );
+      expect(answer.body.detail).toContain(scope);
+    }
+  });
+
   it('400, 413, 415 and 422 for unusable bodies on every operation that reads one', async () => {
     const raw = (rawBody: string, contentType = 'application/json') => ({
       rawBody,
@@ -313,6 +356,25 @@ describe('problems every operation documents', () => {
       );
       await expectProblem(415, 'unsupported_media_type', method, url, raw('a=1', 'text/plain'));
       await expectProblem(422, 'invalid_request', method, url, raw('{"bogus":1}'));
+    }
+  });
+
+  it('422 invalid_path for a path parameter no store could hold, on every operation that has one', async () => {
+    for (const { path, method } of operations) {
+      if (!path.includes('{')) continue;
+      const answer = await expectProblem(
+        422,
+        'invalid_path',
+        method,
+        path.replace(/\{[^}]+\}/g, 'x%00'),
+        {
+          headers: { 'idempotency-key': key() },
+          ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }),
+        },
+      );
+      expect(answer.body.errors).toContainEqual(
+        expect.objectContaining({ pointer: '/id', code: 'invalid_path' }),
+      );
     }
   });
 
@@ -411,6 +473,40 @@ describe('problems of the host configuration', () => {
         status: 503,
         body: { code: 'store_unavailable' },
       });
+  });
+
+  it('422 unstorable_value from every operation whose store refuses a value', async () => {
+    const inner = createMemoryStore();
+    const refusing: StoreV1 = {
+      ...inner,
+      transaction: (work) =>
+        inner.transaction((tx) =>
+          work(
+            Object.fromEntries(
+              Object.keys(tx).map((name) => [
+                name,
+                () => Promise.reject(new StoreError('unstorable_value', `${name}: refused`)),
+              ]),
+            ) as unknown as StoreTransactionV1,
+          ),
+        ),
+    };
+    const answers = await answerAll(
+      { authenticate: () => principal },
+      createEngine({ store: refusing, scenarios: [], evidence: { keys: evidenceKeys } }),
+    );
+    const storeBound = answers.filter(
+      (answer) => !answer.public && !answer.url.includes(' /v1/scenarios'),
+    );
+    expect(storeBound.length).toBeGreaterThan(10);
+    for (const answer of storeBound) {
+      expect(answer.status, answer.url).toBe(422);
+      // Bodies of `{}` that their schema refuses never reach the store.
+      expect(['unstorable_value', 'invalid_request'], answer.url).toContain(answer.body.code);
+    }
+    expect(
+      storeBound.filter((answer) => answer.body.code === 'unstorable_value').length,
+    ).toBeGreaterThan(10);
   });
 
   it('200 for a creation retried after its stored response expired', async () => {

@@ -204,12 +204,17 @@ describe('through handler.handle', () => {
       expect((await createRun(undefined, key)).status).toBe(201);
     });
 
-    it('answers 401 with the same body for a missing, malformed or unknown key', async () => {
+    it('answers 401 unauthorized without a key, and one invalid_token body for a malformed or unknown key', async () => {
+      const missing = await server.request('GET', '/v1/scenarios', { key: null });
+      expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="programrun"');
+      await expectProblem(missing, 401, 'unauthorized');
       const bodies = [];
-      for (const key of [null, 'nope', 'pr_test_unknownunknownunknown']) {
+      for (const key of ['nope', 'pr_test_unknownunknownunknown']) {
         const response = await server.request('GET', '/v1/scenarios', { key });
-        expect(response.headers.get('www-authenticate')).toContain('Bearer');
-        const problem = await expectProblem(response, 401, 'unauthorized');
+        expect(response.headers.get('www-authenticate')).toBe(
+          'Bearer realm="programrun", error="invalid_token"',
+        );
+        const problem = await expectProblem(response, 401, 'invalid_token');
         bodies.push({ ...problem, request_id: undefined });
       }
       expect(new Set(bodies.map((body) => JSON.stringify(body))).size).toBe(1);

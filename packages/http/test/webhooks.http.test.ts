@@ -113,4 +113,39 @@ describe('webhooks over HTTP', () => {
       headers: { 'idempotency-key': key() },
     });
   });
+
+  it('refuses a third endpoint on one receiver URL with 422 webhook_endpoint_url_limit', async () => {
+    const url = 'https://hooks.example.com/shared';
+    const ids: string[] = [];
+    for (const query of ['', '?copy=2']) {
+      const created = await expectCall(201, 'POST', '/v1/webhook-endpoints', {
+        key: LIVE_KEY,
+        body: { url: `${url}${query}` },
+        headers: { 'idempotency-key': key() },
+      });
+      ids.push(created.body.id as string);
+    }
+    const refused = await expectProblem(
+      422,
+      'webhook_endpoint_url_limit',
+      'POST',
+      '/v1/webhook-endpoints',
+      { key: LIVE_KEY, body: { url: `${url}?copy=3` }, headers: { 'idempotency-key': key() } },
+    );
+    expect(refused.body).toMatchObject({ errors: [{ pointer: '/url', code: 'url_limit' }] });
+    const other = await expectCall(201, 'POST', '/v1/webhook-endpoints', {
+      key: LIVE_KEY,
+      body: { url: 'https://hooks.example.com/elsewhere' },
+      headers: { 'idempotency-key': key() },
+    });
+    await expectProblem(
+      422,
+      'webhook_endpoint_url_limit',
+      'POST',
+      `/v1/webhook-endpoints/${other.body.id as string}`,
+      { key: LIVE_KEY, body: { url } },
+    );
+    for (const id of [...ids, other.body.id as string])
+      await expectCall(200, 'DELETE', `/v1/webhook-endpoints/${id}`, { key: LIVE_KEY });
+  });
 });

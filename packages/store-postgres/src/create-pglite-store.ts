@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { lockDataDir } from './data-dir-lock.js';
 import { migrate } from './migrations/migrate.js';
+import { preparePrivateDataDir } from './private-data-dir.js';
+import { releaseLeftLeases } from './release-left-leases.js';
 import type { SqlDatabase } from './sql/sql-database.js';
 import { createPGliteDatabase } from './sql/pglite-database.js';
 import { quoteSchema } from './sql/schema-name.js';
@@ -9,8 +11,9 @@ import { createSqlStore, type SqlStore } from './sql-store.js';
 /** Options of {@link createPGliteStore}. */
 export interface PGliteStoreOptions {
   /**
-   * Directory the store owns (created when missing): the database files in `pglite/` and
-   * a `programrun.lock` so only one process opens them. Omit for a database in memory.
+   * Directory the store owns (created 0700 when missing; refused when other users can
+   * read it): the database files in `pglite/` and a `programrun.lock` so only one process
+   * opens them. Omit for a database in memory.
    */
   readonly dataDir?: string;
   /** PostgreSQL schema of the tables. @default 'programrun' */
@@ -18,9 +21,14 @@ export interface PGliteStoreOptions {
 }
 
 /**
- * The embedded store: PostgreSQL compiled to WebAssembly, in a data directory. Zero setup,
- * the same SQL and migrations as {@link createPostgresStore}; every acknowledged write
- * survives a restart or a SIGKILL. One process per data directory.
+ * PostgreSQL compiled to WebAssembly, in a data directory of this process: no server, the
+ * same SQL and migrations as {@link createPostgresStore}, transactions one at a time. Every
+ * acknowledged write survives a restart or a SIGKILL of the process, but not an operating
+ * system crash or a power loss: PGlite never flushes its files to disk (it runs with
+ * `fsync` off, and its Node file system ignores flushes), so what the kernel had not yet
+ * written back is lost, and the files can be left inconsistent. For durability on power
+ * loss use {@link createEmbeddedPostgresStore}.
+ * One process per data directory.
  *
  * @example
  * ```ts
@@ -35,6 +43,7 @@ export async function createPGliteStore(options: PGliteStoreOptions = {}): Promi
     await migrate(database, { schema });
     return createSqlStore(database, quoted);
   }
+  await preparePrivateDataDir(options.dataDir);
   const lock = await lockDataDir(options.dataDir);
   let database: SqlDatabase;
   try {
@@ -45,18 +54,7 @@ export async function createPGliteStore(options: PGliteStoreOptions = {}): Promi
   }
   try {
     await migrate(database, { schema });
-    // The lock proves no other process uses these files: leases still held are from this
-    // host's previous life (killed mid-work), so its timers and deliveries are free now
-    // rather than when those leases would have ended.
-    await database.transaction(async (sql) => {
-      await sql.query(
-        `UPDATE ${quoted}.timers SET lease_until = NULL WHERE lease_until IS NOT NULL`,
-      );
-      await sql.query(
-        `UPDATE ${quoted}.webhook_deliveries SET lease_until = NULL
-         WHERE status = 'pending' AND lease_until IS NOT NULL`,
-      );
-    });
+    await releaseLeftLeases(database, quoted);
   } catch (error) {
     await database.close();
     await lock.release();

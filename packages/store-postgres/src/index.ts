@@ -1,5 +1,11 @@
 export { createPostgresStore } from './create-postgres-store.js';
 export type { PostgresStoreOptions } from './create-postgres-store.js';
+export { createEmbeddedPostgresStore } from './create-embedded-postgres-store.js';
+export type { EmbeddedPostgresStoreOptions } from './create-embedded-postgres-store.js';
+export { startEmbeddedPostgres } from './embedded/start-embedded-postgres.js';
+export { embeddedPostgresUnavailable } from './embedded/embedded-availability.js';
+export type { EmbeddedPostgresOptions } from './embedded/start-embedded-postgres.js';
+export type { EmbeddedPostgres, EmbeddedPostgresConnection } from './embedded/running-server.js';
 export { createPGliteStore } from './create-pglite-store.js';
 export type { PGliteStoreOptions } from './create-pglite-store.js';
 export { createSqlStore } from './sql-store.js';

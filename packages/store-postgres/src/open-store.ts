@@ -1,20 +1,37 @@
-import { resolve } from 'node:path';
+import { access } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { createMemoryStore, type StoreV1 } from '@programrun/engine';
+import { createEmbeddedPostgresStore } from './create-embedded-postgres-store.js';
 import { createPGliteStore } from './create-pglite-store.js';
 import { createPostgresStore } from './create-postgres-store.js';
 
-/** The stores a host can select with `PROGRAMRUN_STORE`. */
-export type StoreKind = 'memory' | 'pglite' | 'postgres';
+/**
+ * The stores a host can select with `PROGRAMRUN_STORE`: `embedded` (a PostgreSQL server the
+ * host runs in its data directory), `pglite` (PostgreSQL in WebAssembly, in the host's
+ * process), `postgres` (a server at `DATABASE_URL`) and `memory`.
+ */
+export type StoreKind = 'memory' | 'embedded' | 'pglite' | 'postgres';
 
-const STORE_KINDS: readonly StoreKind[] = ['memory', 'pglite', 'postgres'];
+const STORE_KINDS: readonly StoreKind[] = ['memory', 'embedded', 'pglite', 'postgres'];
+
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 
 /** A store a host opened from its environment, and where it writes. */
 export interface OpenedStore {
   readonly kind: StoreKind;
   readonly store: StoreV1;
-  /** False for the memory store: everything is gone when the process exits. */
+  /**
+   * False for the memory store: everything is gone when the process exits. True for the
+   * others, which keep every acknowledged write through a restart or a SIGKILL; only
+   * `embedded` and `postgres` (with the server's default `fsync` and `synchronous_commit`)
+   * also keep it through a power loss.
+   */
   readonly durable: boolean;
-  /** The PGlite data directory (absolute), the PostgreSQL URL without its password, or null. */
+  /** The data directory (absolute; `embedded`, `pglite`), the PostgreSQL URL without its password, or null. */
   readonly location: string | null;
   close(): Promise<void>;
 }
@@ -23,7 +40,7 @@ export interface OpenedStore {
 export interface StoreDefaults {
   /** @default 'memory' */
   readonly store?: StoreKind;
-  /** PGlite directory when `PROGRAMRUN_DATA_DIR` is unset. @default '.programrun/data' (from the working directory) */
+  /** Data directory (`embedded`, `pglite`) when `PROGRAMRUN_DATA_DIR` is unset. @default '.programrun/data' (from the working directory) */
   readonly dataDir?: string;
 }
 
@@ -43,14 +60,36 @@ export function redactDatabaseUrl(url: string): string {
   }
 }
 
+/** `PROGRAMRUN_POSTGRES_POOL_SIZE`, default 10. */
+function poolSizeOf(environment: Readonly<Record<string, string | undefined>>): number {
+  const poolSize = Number(environment.PROGRAMRUN_POSTGRES_POOL_SIZE ?? 10);
+  if (!Number.isInteger(poolSize) || poolSize < 1 || poolSize > 1000) {
+    throw new StoreSelectionError(
+      `PROGRAMRUN_POSTGRES_POOL_SIZE must be a whole number from 1 to 1000, not "${environment.PROGRAMRUN_POSTGRES_POOL_SIZE}"`,
+    );
+  }
+  return poolSize;
+}
+
+/** The embedded server in `dataDir`, unless the directory holds a PGlite store. */
+async function openEmbedded(dataDir: string, maxConnections: number) {
+  if ((await exists(join(dataDir, 'pglite'))) && !(await exists(join(dataDir, 'postgres')))) {
+    throw new StoreSelectionError(
+      `${dataDir} holds a PGlite store (pglite/), not embedded PostgreSQL: set PROGRAMRUN_STORE=pglite to keep using it, or PROGRAMRUN_DATA_DIR to another directory`,
+    );
+  }
+  return createEmbeddedPostgresStore({ dataDir, maxConnections });
+}
+
 /**
- * Opens the store an environment selects: `PROGRAMRUN_STORE=memory | pglite | postgres`,
- * `PROGRAMRUN_DATA_DIR` for PGlite, `DATABASE_URL` (and `PROGRAMRUN_POSTGRES_POOL_SIZE`,
- * default 10) for PostgreSQL. Migrates durable stores before returning.
+ * Opens the store an environment selects: `PROGRAMRUN_STORE=memory | embedded | pglite |
+ * postgres`, `PROGRAMRUN_DATA_DIR` for `embedded` and `pglite`, `DATABASE_URL` for
+ * `postgres`, and `PROGRAMRUN_POSTGRES_POOL_SIZE` (default 10) for the pool of `embedded`
+ * and `postgres`. Migrates durable stores before returning.
  *
  * @example
  * ```ts
- * const opened = await openStoreFromEnvironment(process.env, { store: 'pglite' });
+ * const opened = await openStoreFromEnvironment(process.env, { store: 'embedded' });
  * console.log(`store: ${opened.kind} at ${opened.location}`);
  * ```
  */
@@ -68,11 +107,14 @@ export async function openStoreFromEnvironment(
     const store = createMemoryStore();
     return { kind, store, durable: false, location: null, close: () => store.close() };
   }
-  if (kind === 'pglite') {
+  if (kind === 'pglite' || kind === 'embedded') {
     const dataDir = resolve(
       environment.PROGRAMRUN_DATA_DIR || defaults.dataDir || '.programrun/data',
     );
-    const store = await createPGliteStore({ dataDir });
+    const store =
+      kind === 'pglite'
+        ? await createPGliteStore({ dataDir })
+        : await openEmbedded(dataDir, poolSizeOf(environment));
     return { kind, store, durable: true, location: dataDir, close: () => store.close() };
   }
   const url = environment.DATABASE_URL;
@@ -81,13 +123,10 @@ export async function openStoreFromEnvironment(
       'PROGRAMRUN_STORE=postgres needs DATABASE_URL (postgres://user:password@host:5432/database)',
     );
   }
-  const poolSize = Number(environment.PROGRAMRUN_POSTGRES_POOL_SIZE ?? 10);
-  if (!Number.isInteger(poolSize) || poolSize < 1 || poolSize > 1000) {
-    throw new StoreSelectionError(
-      `PROGRAMRUN_POSTGRES_POOL_SIZE must be a whole number from 1 to 1000, not "${environment.PROGRAMRUN_POSTGRES_POOL_SIZE}"`,
-    );
-  }
-  const store = await createPostgresStore({ connectionString: url, maxConnections: poolSize });
+  const store = await createPostgresStore({
+    connectionString: url,
+    maxConnections: poolSizeOf(environment),
+  });
   return {
     kind,
     store,

@@ -1,5 +1,5 @@
 import type { StoreTransactionV1, StoreV1 } from '@programrun/engine';
-import { StoreError } from '@programrun/engine';
+import { guardStoreTransaction, StoreError } from '@programrun/engine';
 import type { SqlDatabase, SqlExecutor } from './sql/sql-database.js';
 import { accountTables } from './tables/account-tables.js';
 import { idempotencyTables } from './tables/idempotency-tables.js';
@@ -14,15 +14,20 @@ export interface SqlStore extends StoreV1 {
   readonly schema: string;
 }
 
-/** Every Store spec v1 operation, each one statement (or two) on the transaction's connection. */
+/**
+ * Every Store spec v1 operation, each one statement (or two) on the transaction's
+ * connection, guarded like the memory store's: a value PostgreSQL cannot keep (NUL, an
+ * unpaired surrogate, an integer beyond its column) is an `unstorable_value` StoreError
+ * before any statement runs.
+ */
 function sqlTransaction(sql: SqlExecutor, schema: string): StoreTransactionV1 {
-  return {
+  return guardStoreTransaction({
     ...runTables(sql, schema),
     ...timerTables(sql, schema),
     ...accountTables(sql, schema),
     ...idempotencyTables(sql, schema),
     ...webhookTables(sql, schema),
-  };
+  });
 }
 
 /**

@@ -1,4 +1,5 @@
-// Crash safety, on PGlite and on PostgreSQL: a real host process under create/signal load
+// Crash safety, on PGlite, embedded PostgreSQL (the host's own server outlives the host and
+// is stopped by the next life) and PostgreSQL: a real host process under create/signal load
 // is killed with SIGKILL at random moments, several rounds, and restarted. Afterwards:
 // every run a client got a 2xx for is present and intact (hash chain verifies, every
 // acknowledged chain head is in it), no Idempotency-Key maps to two runs, every due timer
@@ -23,7 +24,11 @@ const key = generateApiKey('test');
 
 afterAll(() => killAllHosts());
 
-const STORES: readonly { kind: DurableStoreKind }[] = [{ kind: 'pglite' }, { kind: 'postgres' }];
+const STORES: readonly { kind: DurableStoreKind }[] = [
+  { kind: 'pglite' },
+  { kind: 'embedded' },
+  { kind: 'postgres' },
+];
 
 describe.each(STORES)('a host killed with SIGKILL under load ($kind)', ({ kind }) => {
   it(`keeps every acknowledged write through ${ROUNDS} SIGKILL rounds`, async () => {

@@ -11,6 +11,7 @@ import {
   SCHEMA_VERSION,
   type SqlDatabase,
 } from '../src/index.js';
+import { DEFAULT_API_KEY_SCOPES } from '@programrun/engine';
 import { dropSchema, freshSchema, TEST_DATABASE_URL } from './support/test-database.js';
 
 interface Target {
@@ -117,6 +118,31 @@ for (const target of targets) {
           status: 'pending',
         },
       ]);
+    });
+
+    it('gives API keys from before scopes their id as actor and every scope (version 4)', async () => {
+      const { database, schema } = await open();
+      await migrate(database, { schema, to: 3 });
+      await database.transaction((sql) =>
+        sql.query(
+          `INSERT INTO "${schema}".api_keys (id, account, environment, secret_hash, last4, description, created_at, revoked_at)
+           VALUES ('key_old', 'acct_m', 'test', 'sha256:old', 'x7Qa', null, '2026-01-01T00:00:00.000Z', null)`,
+        ),
+      );
+      await migrate(database, { schema });
+      const store = createSqlStore(database, `"${schema}"`);
+      expect(await store.transaction((tx) => tx.findApiKeyByHash('sha256:old'))).toEqual({
+        id: 'key_old',
+        account: 'acct_m',
+        environment: 'test',
+        secret_hash: 'sha256:old',
+        last4: 'x7Qa',
+        description: null,
+        actor: 'key_old',
+        scopes: [...DEFAULT_API_KEY_SCOPES],
+        created_at: '2026-01-01T00:00:00.000Z',
+        revoked_at: null,
+      });
     });
 
     it('applies each migration once when several hosts start at the same time', async () => {

@@ -104,7 +104,7 @@ describe('openStoreFromEnvironment', () => {
     );
     expect(reasons.every((reason) => reason instanceof StoreSelectionError)).toBe(true);
     expect(reasons.map((reason) => (reason as Error).message)).toEqual([
-      'PROGRAMRUN_STORE must be one of memory, pglite, postgres, not "mysql"',
+      'PROGRAMRUN_STORE must be one of memory, embedded, pglite, postgres, not "mysql"',
       'PROGRAMRUN_STORE=postgres needs DATABASE_URL (postgres://user:password@host:5432/database)',
       'PROGRAMRUN_POSTGRES_POOL_SIZE must be a whole number from 1 to 1000, not "0"',
     ]);

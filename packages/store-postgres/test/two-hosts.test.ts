@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { loadCatalogue } from '@programrun/dsl/node';
-import { createEngine, generateApiKey, type RunRecord } from '@programrun/engine';
+import { createAccounts, createEngine, generateApiKey, type RunRecord } from '@programrun/engine';
 import { apiClient, listAll, type ApiAnswer, type ApiClient } from './support/api-client.js';
 import { RELEASE_APPROVAL, walletBody } from './support/create-signal-load.js';
 import { durableStoreSetup, type DurableStoreSetup } from './support/durable-store-setup.js';
@@ -27,12 +27,33 @@ import {
 } from './support/run-driver.js';
 
 const key = generateApiKey('test');
+// Approvals count authenticated actors: each approver of these races decides with a key
+// of its own, whose actor is its name.
+const APPROVERS = [
+  'ops:c1',
+  'ops:c2',
+  'ops:c3',
+  'ops:c4',
+  'ops:c5',
+  'ops:c6',
+  'ops:ana',
+  'ops:ben',
+  'ops:cy',
+  MAKER,
+  RELEASE_APPROVAL.approver,
+];
 const PAYOUT_RELEASE = { step: 'release_approval', quorum: 2, excluded: [MAKER] } as const;
 const WALLET_RELEASE = { step: 'release_approval', quorum: 1, excluded: [] } as const;
 
 let setup: DurableStoreSetup | undefined;
 let hosts: HostProcess[] = [];
 let clients: ApiClient[] = [];
+const approverKeys = new Map<string, string>();
+
+/** A client of host `host` (0 or 1) authenticating as `actor`. */
+function actorClient(host: number, actor: string): ApiClient {
+  return apiClient(hosts[host]!.baseUrl, approverKeys.get(actor)!);
+}
 
 const is2xx = (answer: ApiAnswer<unknown>) => answer.status >= 200 && answer.status < 300;
 const runCount = async () => (await listAll(clients[0]!, '/v1/program-runs')).length;
@@ -45,14 +66,19 @@ async function sendSignal(
   signal: RaceSignal,
   step: string,
 ): Promise<SentSignal> {
-  const client = clients[host]!;
   if (signal.kind === 'cancel') {
-    const answer = await client.call('POST', `/v1/program-runs/${runId}/cancel`, { body: {} });
+    const answer = await clients[host]!.call('POST', `/v1/program-runs/${runId}/cancel`, {
+      body: {},
+    });
     return { kind: 'cancel', status: answer.status };
   }
-  const answer = await client.call('POST', `/v1/program-runs/${runId}/approvals`, {
-    body: { step, decision: signal.decision, approver: signal.approver },
-  });
+  const answer = await actorClient(host, signal.approver).call(
+    'POST',
+    `/v1/program-runs/${runId}/approvals`,
+    {
+      body: { step, decision: signal.decision, approver: signal.approver },
+    },
+  );
   return { ...signal, status: answer.status };
 }
 
@@ -81,6 +107,20 @@ describe('two hosts on one PostgreSQL schema', () => {
       [0, 1].map(() => startHost({ ...setup!.environment, PROGRAMRUN_TEST_KEY: key })),
     );
     clients = hosts.map((host) => apiClient(host.baseUrl, key));
+    const store = await setup.open();
+    try {
+      const { apiKeys } = createAccounts({ store });
+      for (const actor of APPROVERS) {
+        const created = await apiKeys.create({
+          account: 'acct_durability',
+          environment: 'test',
+          actor,
+        });
+        approverKeys.set(actor, created.secret);
+      }
+    } finally {
+      await store.close();
+    }
   }, 60_000);
 
   afterEach(() => {
@@ -202,7 +242,7 @@ describe('two hosts on one PostgreSQL schema', () => {
   });
 
   it('concurrent approvals from distinct approvers on both hosts: quorum 2 reached once, no lost update', async () => {
-    const run = await payoutAwaitingRelease(clients[0]!, clients[1]!);
+    const run = await payoutAwaitingRelease(clients[0]!, actorClient(1, MAKER));
     const approvers = ['ops:c1', 'ops:c2', 'ops:c3', 'ops:c4', 'ops:c5', 'ops:c6', MAKER];
     // Every approver on both hosts at once: 14 approvals for 2 places.
     const sent = await Promise.all(
@@ -300,7 +340,7 @@ describe('two hosts on one PostgreSQL schema', () => {
     const NUM_RUNS = 6;
     const pool = await Promise.all(
       Array.from({ length: NUM_RUNS }, (_, index) =>
-        payoutAwaitingRelease(clients[index % 2]!, clients[(index + 1) % 2]!),
+        payoutAwaitingRelease(clients[index % 2]!, actorClient((index + 1) % 2, MAKER)),
       ),
     );
     const signal = fc.oneof(
@@ -321,7 +361,7 @@ describe('two hosts on one PostgreSQL schema', () => {
     });
     await fc.assert(
       fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 8 }), async (commands) => {
-        const run = pool.pop() ?? (await payoutAwaitingRelease(clients[0]!, clients[1]!));
+        const run = pool.pop() ?? (await payoutAwaitingRelease(clients[0]!, actorClient(1, MAKER)));
         const sent = await Promise.all(
           commands.map(async ({ signal: next, host, delayMs }) => {
             await new Promise((resolve) => setTimeout(resolve, delayMs));

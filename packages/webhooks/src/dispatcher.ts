@@ -13,6 +13,20 @@ import { createWebhookAgents, sendWebhook } from './send-webhook.js';
 export interface WebhookDispatcherOptions {
   /** Requests in flight at once, over every endpoint. @default 16 */
   readonly concurrency?: number;
+  /**
+   * Deliveries one account may have in flight at once in an environment, counted over
+   * every dispatcher sharing the store (their leases), so one account's slow receivers
+   * never take every slot: a quarter of them stays free for the others while one account
+   * alone still gets most of the throughput. `Infinity` lifts the cap.
+   * @default max(1, concurrency - ceil(concurrency / 4)): 12 of 16
+   */
+  readonly accountConcurrency?: number;
+  /**
+   * Deliveries one endpoint may have in flight at once, counted the same way, so one
+   * receiver's backlog leaves room for its account's other endpoints. `Infinity` lifts the cap.
+   * @default max(1, ceil(accountConcurrency / 2)): 6 of 12
+   */
+  readonly endpointConcurrency?: number;
   /** Whole-request timeout (connect, send, first response bytes). @default 10000 */
   readonly timeoutMs?: number;
   /** How often an idle dispatcher looks for due retries (and other hosts' events). @default 500 */
@@ -39,16 +53,27 @@ export interface WebhookDispatcher {
 
 const ENVIRONMENTS: readonly RunEnvironment[] = ['live', 'test'];
 
+/** A share option: a whole number from 1, or Infinity (no cap, passed on as absent). */
+function share(name: string, value: number): number | undefined {
+  if (value === Infinity) return undefined;
+  if (!Number.isInteger(value) || value < 1)
+    throw new RangeError(`${name} must be a whole number from 1, or Infinity`);
+  return value;
+}
+
 /**
  * A dispatcher for an engine's webhook deliveries. Requests run with bounded concurrency and a
  * timeout each, apart from run processing, so a slow or dead receiver never slows runs.
+ * Slots are shared fairly: accounts take turns at every claim, and each account and each
+ * endpoint holds at most its share of them (`accountConcurrency`, `endpointConcurrency`),
+ * so one account's dead receivers cannot delay another account's deliveries.
  * Each delivery is POSTed with Standard Webhooks headers: `webhook-id` (the event id, the
  * same on every retry), `webhook-timestamp` and `webhook-signature` (one `v1,` HMAC per
  * valid secret).
  *
  * @example
  * ```ts
- * const dispatcher = createWebhookDispatcher(engine, { concurrency: 16 });
+ * const dispatcher = createWebhookDispatcher(engine, { concurrency: 16, accountConcurrency: 8 });
  * dispatcher.start();
  * // … on shutdown
  * await dispatcher.stop();
@@ -60,6 +85,17 @@ export function createWebhookDispatcher(
 ): WebhookDispatcher {
   const queue = engine.webhooks.deliveries;
   const concurrency = options.concurrency ?? 16;
+  const accountConcurrency =
+    options.accountConcurrency ?? Math.max(1, concurrency - Math.ceil(concurrency / 4));
+  const endpointConcurrency =
+    options.endpointConcurrency ??
+    (accountConcurrency === Infinity ? Infinity : Math.max(1, Math.ceil(accountConcurrency / 2)));
+  const perAccount = share('accountConcurrency', accountConcurrency);
+  const perEndpoint = share('endpointConcurrency', endpointConcurrency);
+  const shares = {
+    ...(perAccount !== undefined ? { perAccount } : {}),
+    ...(perEndpoint !== undefined ? { perEndpoint } : {}),
+  };
   const timeoutMs = options.timeoutMs ?? 10_000;
   const pollIntervalMs = options.pollIntervalMs ?? 500;
   const leaseMs = options.leaseMs ?? timeoutMs + 60_000;
@@ -114,14 +150,18 @@ export function createWebhookDispatcher(
     inFlight.add(task);
   }
 
-  /** Claims up to the free slots in each environment and starts them; returns how many. */
+  /**
+   * Claims up to the free slots in each environment, within each account's and endpoint's
+   * share, and starts them; returns how many.
+   */
   async function claimAndLaunch(): Promise<number> {
     let claimed = 0;
     for (const environment of ENVIRONMENTS) {
       const free = concurrency - inFlight.size;
       if (free <= 0 || stopped) break;
       const now = clock.now();
-      const rows = await queue.claim(environment, free, now, new Date(now.getTime() + leaseMs));
+      const leaseUntil = new Date(now.getTime() + leaseMs);
+      const rows = await queue.claim(environment, free, now, leaseUntil, shares);
       for (const row of rows) launch(row);
       claimed += rows.length;
     }

@@ -227,12 +227,17 @@ describe('webhook delivery to a real receiver', () => {
         idempotency_key: `down-${index}`,
       });
       runs.push(run.id);
+      // A live partner answer names the attempt it answers (the request's pik_ key).
+      const requested = (await h.engine.listEvents(live, run.id)).find(
+        (record) => record.type === 'program_run.handoff.requested',
+      )!;
       await h.engine.signal(live, run.id, {
         kind: 'handoff',
         step: 'screen_destination',
         outcome: 'confirmed',
         reference: `scr-${index}`,
         data: {},
+        idempotency_key: requested.data.idempotency_key as string,
       });
     }
     const dayLater = new Date(h.clock.now().getTime() + 24 * 3600 * 1000);

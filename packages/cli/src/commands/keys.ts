@@ -1,11 +1,19 @@
-import { createAccounts, type ApiKeyRecord } from '@programrun/engine';
-import { parseOptions, requireOption } from '../parse-options.js';
+import {
+  ACTOR_RULE,
+  createAccounts,
+  isActor,
+  isAuthScope,
+  scopeProblem,
+  type ApiKeyRecord,
+} from '@programrun/engine';
+import { listOption, parseOptions, requireOption } from '../parse-options.js';
 import type { OpenedStore, StoreOpener } from '../store/open-store.js';
 import { UsageError } from '../usage-error.js';
 import type { Output } from './verify.js';
 
 export const KEYS_USAGE = `usage:
-  programrun keys create --account <id> --env test|live [--description <text>] [--json]
+  programrun keys create --account <id> --env test|live [--actor <name>] [--scope <scope>]…
+                         [--description <text>] [--json]
   programrun keys list   --account <id> [--env test|live] [--json]
   programrun keys revoke --account <id> <key_id> [--json]`;
 
@@ -22,6 +30,21 @@ function requireDurable(opened: OpenedStore, action: string): void {
   }
 }
 
+/** The `--scope` options, each checked; none means every scope. */
+function scopesOf(values: readonly string[]): string[] | undefined {
+  for (const value of values) {
+    if (!isAuthScope(value)) throw new UsageError(`--scope: ${scopeProblem(value)}`);
+  }
+  return values.length === 0 ? undefined : [...values];
+}
+
+/** The `--actor` option, checked. */
+function actorOf(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (!isActor(value)) throw new UsageError(`--actor: ${ACTOR_RULE}`);
+  return value;
+}
+
 const row = (key: ApiKeyRecord): string =>
   [
     key.id.padEnd(30),
@@ -29,6 +52,8 @@ const row = (key: ApiKeyRecord): string =>
     key.redacted.padEnd(16),
     key.status.padEnd(8),
     key.created_at,
+    key.actor,
+    key.scopes.join(','),
     key.description ?? '',
   ]
     .join(' ')
@@ -37,10 +62,12 @@ const row = (key: ApiKeyRecord): string =>
 /**
  * `programrun keys create|list|revoke`: the account's API keys in the store
  * `PROGRAMRUN_STORE` names. A created key is printed once; the store keeps its digest.
+ * `--actor` names who acts with it (approvals count distinct actors) and each `--scope`
+ * grants one scope (every scope when none is given).
  *
  * @example
  * ```ts
- * await keysCommand(['create', '--account', 'acct_demo', '--env', 'test'], output, openStore);
+ * await keysCommand(['create', '--account', 'acct_demo', '--env', 'test', '--actor', 'ops:alice', '--scope', 'approvals:decide'], output, openStore);
  * ```
  */
 export async function keysCommand(
@@ -53,6 +80,8 @@ export async function keysCommand(
     account: { type: 'string' },
     env: { type: 'string' },
     description: { type: 'string' },
+    actor: { type: 'string' },
+    scope: { type: 'string', multiple: true },
     json: { type: 'boolean' },
   });
   const json = values.json === true;
@@ -67,14 +96,20 @@ export async function keysCommand(
         if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]!}`);
         const environment = environmentOf(values.env);
         const description = typeof values.description === 'string' ? values.description : null;
+        const actor = actorOf(values.actor);
+        const scopes = scopesOf(listOption(values, 'scope'));
         const { apiKey, secret } = await apiKeys.create({
           account,
           environment,
           description,
+          ...(actor === undefined ? {} : { actor }),
+          ...(scopes === undefined ? {} : { scopes }),
         });
         if (json) output.out(JSON.stringify({ api_key: apiKey, secret }, null, 2));
         else {
-          output.out(`Created ${apiKey.id} for ${account} (${environment}):`);
+          output.out(
+            `Created ${apiKey.id} for ${account} (${environment}), actor ${apiKey.actor}, scopes ${apiKey.scopes.join(' ')}:`,
+          );
           output.out(secret);
           output.out('Copy it now: it is shown only this once; programrun keeps only its digest.');
         }

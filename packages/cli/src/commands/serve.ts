@@ -13,7 +13,8 @@ async function defaultScenarioDirectory(): Promise<string> {
   return local?.isDirectory() ? 'scenarios' : scenariosDirectory;
 }
 
-const USAGE = 'usage: programrun serve [--port N] [--host <address>] [--scenarios <directory>]';
+const USAGE =
+  'usage: programrun serve [--port N] [--host <address>] [--scenarios <directory>] [--access-log]';
 
 /** Resolves with the signal's name when the process should shut down. */
 export type ShutdownSignal = () => Promise<string>;
@@ -47,8 +48,10 @@ export const processShutdownSignal: ShutdownSignal = () =>
  * `programrun serve`: the reference HTTP server in this process (the whole `/v1` surface
  * over the scenarios of `--scenarios`, default `./scenarios` when it exists, else the seven
  * catalogue scenarios of `@programrun/scenarios`), on loopback port `--port`
- * (default PORT, else 8787). The store is PGlite in `.programrun/data` unless
- * PROGRAMRUN_STORE / PROGRAMRUN_DATA_DIR / DATABASE_URL say otherwise. Prints the test
+ * (default PORT, else 8787). Every 5xx is logged on stderr as one JSON line with its
+ * request id; `--access-log` adds one JSON line per request on stdout. The store is embedded PostgreSQL (a server the command runs
+ * and stops itself) in `.programrun/data` unless PROGRAMRUN_STORE / PROGRAMRUN_DATA_DIR /
+ * DATABASE_URL say otherwise. Prints the test
  * key; SIGINT or SIGTERM stop it cleanly (exit 0).
  *
  * @example
@@ -66,6 +69,7 @@ export async function serveCommand(
     port: { type: 'string' },
     host: { type: 'string' },
     scenarios: { type: 'string' },
+    'access-log': { type: 'boolean' },
     help: { type: 'boolean' },
   });
   if (values.help) {
@@ -89,6 +93,7 @@ export async function serveCommand(
         ? await defaultScenarioDirectory()
         : stringOption(values, 'scenarios', 'scenarios'),
     environment,
+    accessLog: values['access-log'] === true,
   });
   for (const line of serverBanner(server, host)) output.out(line);
   const signal = await stopping;

@@ -2,9 +2,16 @@ import { readFile } from 'node:fs/promises';
 import {
   parseStrictJson,
   verifyEvidence,
-  type EvidenceVerification,
+  type EvidenceBundle,
   type Jwks,
 } from '@programrun/evidence';
+import { parseOptions, requireOption } from '../parse-options.js';
+import { UsageError } from '../usage-error.js';
+import {
+  EXPECTATION_OPTIONS,
+  EXPECTATION_USAGE,
+  expectationsOf,
+} from '../verify/expectation-options.js';
 
 /** Where the CLI writes. */
 export interface Output {
@@ -15,7 +22,8 @@ export interface Output {
 /** Exit codes: 0 verified, 1 verification failed, 2 could not run (usage, unreadable input). */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
-class UsageError extends Error {}
+/** The usage of `programrun verify`. */
+export const VERIFY_USAGE = `usage: programrun verify <bundle.json> --jwks <keys.json|url> ${EXPECTATION_USAGE}`;
 
 async function readJwks(source: string): Promise<Jwks> {
   let text: string;
@@ -57,10 +65,8 @@ const time = (value: string | null): string => value ?? '—';
 const text = (value: unknown): string =>
   typeof value === 'string' ? value : JSON.stringify(value);
 
-/** The human summary of a verified (or partly verified) bundle. */
-function summary(result: EvidenceVerification): string[] {
-  const bundle = result.bundle;
-  if (!bundle) return [];
+/** The human summary of a verified bundle (never of one that failed a check). */
+function summary(bundle: EvidenceBundle): string[] {
   const { run } = bundle;
   const lines = [
     '',
@@ -86,26 +92,25 @@ function summary(result: EvidenceVerification): string[] {
 
 /**
  * `programrun verify <bundle.json> --jwks <keys.json|url>`: verifies an exported evidence
- * envelope offline and prints each check, then a summary of the run. Returns the exit code.
+ * envelope offline and prints each check, then a summary of the run. `--run`, `--env`,
+ * `--scenario`, `--scenario-digest` and `--kid` pin what the evidence must be about: a valid
+ * bundle of another run, environment, scenario or key fails. On any failure it prints only
+ * the reason, on one line, and nothing read from the bundle. Returns the exit code.
  *
  * @example
  * ```ts
- * process.exitCode = await verifyCommand(['bundle.json', '--jwks', 'keys.json'], { out: console.log, err: console.error });
+ * process.exitCode = await verifyCommand(['bundle.json', '--jwks', 'keys.json', '--env', 'live'], { out: console.log, err: console.error });
  * ```
  */
 export async function verifyCommand(argv: readonly string[], output: Output): Promise<number> {
   try {
-    const files: string[] = [];
-    let jwksSource: string | undefined;
-    for (let index = 0; index < argv.length; index += 1) {
-      const argument = argv[index]!;
-      if (argument === '--jwks') jwksSource = argv[(index += 1)];
-      else if (argument.startsWith('--jwks=')) jwksSource = argument.slice('--jwks='.length);
-      else if (argument.startsWith('-')) throw new UsageError(`unknown option ${argument}`);
-      else files.push(argument);
-    }
-    if (files.length !== 1 || !jwksSource)
-      throw new UsageError('usage: programrun verify <bundle.json> --jwks <keys.json|url>');
+    const { values, positionals: files } = parseOptions(argv, {
+      jwks: { type: 'string' },
+      ...EXPECTATION_OPTIONS,
+    });
+    if (files.length !== 1 || values.jwks === undefined) throw new UsageError(VERIFY_USAGE);
+    const jwksSource = requireOption(values, 'jwks');
+    const expect = expectationsOf(values);
     const jwks = await readJwks(jwksSource);
     const bundleText = await readFile(files[0]!, 'utf8').catch(() => {
       throw new UsageError(`cannot read ${files[0]!}`);
@@ -115,16 +120,15 @@ export async function verifyCommand(argv: readonly string[], output: Output): Pr
       throw new UsageError(
         `${files[0]!} is a problem document, not an evidence envelope: ${problem} (the export was refused; fix that and export again)`,
       );
-    const result = verifyEvidence(bundleText, jwks);
-    for (const check of result.checks)
-      output.out(`${check.ok ? '✓' : '✗'} ${check.name.padEnd(10)} ${check.detail}`);
-    for (const line of summary(result)) output.out(line);
-    if (!result.ok) {
-      output.err(
-        `verification failed at ${result.failure?.name ?? 'an early check'}: ${result.failure?.detail ?? 'unreadable'}`,
-      );
+    const result = verifyEvidence(bundleText, jwks, { expect });
+    if (!result.ok || !result.bundle) {
+      // Only the reason: what passed before it was read from a bundle that did not verify.
+      const reason = `${result.failure?.name ?? 'an early check'}: ${result.failure?.detail ?? 'unreadable'}`;
+      output.err(`verification failed at ${reason.replace(/\s*\n\s*/g, ' ')}`);
       return EXIT.failed;
     }
+    for (const check of result.checks) output.out(`✓ ${check.name.padEnd(10)} ${check.detail}`);
+    for (const line of summary(result.bundle)) output.out(line);
     output.out('');
     output.out('Evidence verified.');
     return EXIT.ok;

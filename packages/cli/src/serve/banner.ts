@@ -1,20 +1,39 @@
+import type { EvidenceEnvironment } from '@programrun/evidence';
+import { EVIDENCE_KEY_VARIABLES, LEGACY_EVIDENCE_KEY_VARIABLE } from './evidence-keys.js';
 import type { ReferenceServer } from './reference-server.js';
+import { WEBHOOK_SECRET_KEY_VARIABLE } from './webhook-secret-keys.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
 /** A header value for the shell, in a `-H "…"` argument. */
 const idempotencyHeader = `-H "Idempotency-Key: $(node -e 'console.log(crypto.randomUUID())')"`;
 
-function evidenceLine(server: ReferenceServer): string {
-  const { kid, source, file } = server.evidence;
-  switch (source) {
-    case 'configured':
-      return `Evidence (signed by ${kid}, from PROGRAMRUN_EVIDENCE_KEY):`;
-    case 'kept':
-      return `Evidence (signed by ${kid}, kept in ${file ?? 'the data directory'}):`;
-    case 'process':
-      return `Evidence (signed by ${kid}, a key made for this process: set PROGRAMRUN_EVIDENCE_KEY to keep one):`;
-  }
+/** Where one environment's evidence key comes from, for the banner. */
+function evidenceKeyLine(server: ReferenceServer, environment: EvidenceEnvironment): string {
+  const { kid, source, variable, file } = server.evidence[environment];
+  const where =
+    source === 'configured'
+      ? variable === LEGACY_EVIDENCE_KEY_VARIABLE
+        ? `from ${variable} (the former name of ${EVIDENCE_KEY_VARIABLES.test})`
+        : `from ${variable ?? EVIDENCE_KEY_VARIABLES[environment]}`
+      : source === 'kept'
+        ? `kept in ${file ?? 'the data directory'}`
+        : `made for this process: set ${EVIDENCE_KEY_VARIABLES[environment]} to keep one`;
+  return `  ${environment} evidence is signed by ${kid}, ${where}`;
+}
+
+/** How webhook signing secrets are kept, for the banner. */
+function webhookSecretsLine(server: ReferenceServer): string {
+  const { kid, source, file } = server.webhookSecrets;
+  return source === 'none'
+    ? `  signing secrets are stored readable: set ${WEBHOOK_SECRET_KEY_VARIABLE} to seal them at rest`
+    : `  signing secrets are sealed at rest (AES-256-GCM) with key ${kid ?? ''}, ${
+        source === 'configured'
+          ? `from ${WEBHOOK_SECRET_KEY_VARIABLE}`
+          : source === 'kept'
+            ? `kept in ${file ?? 'the data directory'}`
+            : 'made for this process'
+      }`;
 }
 
 /**
@@ -32,15 +51,18 @@ export function serverBanner(server: ReferenceServer, host: string): string[] {
     scenario_id: example.id,
     inputs: example.definition.example_inputs,
   }).replace(/'/g, "'\\''");
-  const where =
-    server.store.kind === 'memory'
-      ? 'memory: nothing is kept when the server stops'
-      : `${server.store.kind} at ${server.store.location ?? ''}`;
+  const where = {
+    memory: 'memory: nothing is kept when the server stops',
+    embedded: `embedded PostgreSQL at ${server.store.location ?? ''} (each answered write is flushed to disk first)`,
+    pglite: `pglite at ${server.store.location ?? ''} (kept through restarts and crashes of this process, but never flushed to disk: a power loss can lose it)`,
+    postgres: `postgres at ${server.store.location ?? ''}`,
+  }[server.store.kind];
   return [
     `programrun reference server on ${base} (store: ${server.store.kind}, ${server.scenarios.length} scenarios)`,
     `Scenarios: ${server.scenarioDirectory}`,
     `Data: ${where}`,
-    ...(server.store.kind === 'pglite'
+    ...(server.store.notice ? [`  (${server.store.notice})`] : []),
+    ...(server.store.kind === 'embedded' || server.store.kind === 'pglite'
       ? ['  (set PROGRAMRUN_DATA_DIR to keep it elsewhere; delete the directory to start over)']
       : []),
     ...(LOOPBACK.has(host)
@@ -68,12 +90,15 @@ export function serverBanner(server: ReferenceServer, host: string): string[] {
     `    ${idempotencyHeader} \\`,
     `    -H "Content-Type: application/json" -d '{"url":"http://127.0.0.1:4000/webhooks"}'`,
     `  curl -s "${base}/v1/events?limit=5" ${auth}`,
+    webhookSecretsLine(server),
     '',
-    evidenceLine(server),
+    'Evidence (each environment has its own signing key; GET /v1/evidence-keys says whose):',
+    evidenceKeyLine(server, 'test'),
+    evidenceKeyLine(server, 'live'),
     `  curl -s ${base}/v1/access-requests ${auth} -H "Content-Type: application/json" \\`,
     `    -d '{"session_id":"<session>","name":"Ana","email":"ana@example.com","company":"Example","use_case":"Audit"}'`,
     `  curl -sf ${base}/v1/program-runs/<id>/evidence ${auth} -o bundle.json`,
-    `  npx programrun verify bundle.json --jwks ${base}/v1/evidence-keys`,
+    `  npx programrun verify bundle.json --jwks ${base}/v1/evidence-keys --env test --run <id>`,
     '',
     'Stop with Ctrl-C (SIGINT) or SIGTERM.',
   ];

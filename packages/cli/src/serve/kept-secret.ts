@@ -1,5 +1,6 @@
 // A development server's own secrets (its test API key and evidence signing key), kept in
-// its PGlite data directory so they survive restarts along with the runs they unlock and sign.
+// its data directory (embedded PostgreSQL or PGlite) so they survive restarts along with the
+// runs they unlock and sign.
 // A development convenience: production hosts keep keys in their secret manager.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

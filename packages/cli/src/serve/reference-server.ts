@@ -1,5 +1,4 @@
 import { createServer } from 'node:http';
-import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { CompiledScenario } from '@programrun/dsl';
 import {
@@ -10,20 +9,15 @@ import {
   startScheduler,
 } from '@programrun/engine';
 import { createWebhookDispatcher } from '@programrun/webhooks';
-import {
-  createKeySet,
-  generateEd25519Jwk,
-  parseStrictJson,
-  type Ed25519PrivateJwk,
-  type EvidenceKeySet,
-} from '@programrun/evidence';
-import { createHandler } from '@programrun/http';
+import { consoleAccessLog, createHandler } from '@programrun/http';
 import { createNodeListener } from '@programrun/http/node';
 import type { StoreKind } from '@programrun/store-postgres';
 import { CommandFailure } from '../command.js';
-import { openStoreFromEnvironment } from '../store/open-store.js';
 import { UsageError } from '../usage-error.js';
 import { keptSecret } from './kept-secret.js';
+import { openReferenceStore } from './reference-store.js';
+import { referenceEvidenceKeys, type EvidenceKeySource } from './evidence-keys.js';
+import { referenceWebhookSecretKeys, type WebhookSecretKeySource } from './webhook-secret-keys.js';
 import { catalogueOf } from '../scenarios/scenario-files.js';
 
 /** Where and what the reference server serves. */
@@ -34,7 +28,16 @@ export interface ReferenceServerOptions {
   readonly host: string;
   /** Directory of `*.yaml` scenarios (the catalogue). */
   readonly scenarioDirectory: string;
-  /** PROGRAMRUN_STORE, PROGRAMRUN_DATA_DIR, DATABASE_URL, PROGRAMRUN_TEST_KEY, PROGRAMRUN_EVIDENCE_KEY. */
+  /**
+   * One JSON line per request on stdout (`consoleAccessLog`). Errors (every 5xx) are
+   * logged on stderr either way. @default false
+   */
+  readonly accessLog?: boolean;
+  /**
+   * PROGRAMRUN_STORE, PROGRAMRUN_DATA_DIR, DATABASE_URL, PROGRAMRUN_TEST_KEY,
+   * PROGRAMRUN_EVIDENCE_KEY_TEST (or its former name PROGRAMRUN_EVIDENCE_KEY) and
+   * PROGRAMRUN_EVIDENCE_KEY_LIVE, PROGRAMRUN_SECRET_KEY.
+   */
   readonly environment: Readonly<Record<string, string | undefined>>;
 }
 
@@ -44,63 +47,39 @@ export interface ReferenceServer {
   readonly url: string;
   /** The test API key of account `acct_demo`. */
   readonly testKey: string;
-  readonly store: { readonly kind: StoreKind; readonly location: string | null };
+  /** `notice`: why the store is not the default embedded PostgreSQL, when it could not be used. */
+  readonly store: {
+    readonly kind: StoreKind;
+    readonly location: string | null;
+    readonly notice: string | null;
+  };
   /** The directory the scenarios were loaded from. */
   readonly scenarioDirectory: string;
   readonly scenarios: readonly CompiledScenario[];
   /**
-   * The evidence signing key: its id, and where it comes from: PROGRAMRUN_EVIDENCE_KEY
+   * The evidence signing key of each environment (test evidence is never signed with the
+   * live key, nor the reverse): its id, and where it comes from: its variable
    * (`configured`), a file in the data directory (`kept`, with its path), or made for this
    * process only (`process`, memory and PostgreSQL stores).
    */
-  readonly evidence: {
-    readonly kid: string;
-    readonly source: 'configured' | 'kept' | 'process';
-    readonly file: string | null;
-  };
+  readonly evidence: { readonly test: EvidenceKeySource; readonly live: EvidenceKeySource };
+  /**
+   * The key that seals webhook signing secrets at rest: PROGRAMRUN_SECRET_KEY
+   * (`configured`), a file in the data directory (`kept`), made for this process
+   * (`process`, memory store), or none (`none`: an external PostgreSQL without the variable).
+   */
+  readonly webhookSecrets: WebhookSecretKeySource;
   /** Stops accepting requests, stops timers and webhook delivery, closes the store. */
   close(): Promise<void>;
 }
 
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-const EVIDENCE_KEY_FILE = 'evidence-key.jwk';
-
-/** The evidence signing key: PROGRAMRUN_EVIDENCE_KEY, else the one kept in the data dir, else new. */
-async function evidenceKeySet(
-  environment: ReferenceServerOptions['environment'],
-  secretsDir: string | null,
-): Promise<EvidenceKeySet> {
-  let key: Ed25519PrivateJwk;
-  try {
-    key = (
-      environment.PROGRAMRUN_EVIDENCE_KEY
-        ? parseStrictJson(environment.PROGRAMRUN_EVIDENCE_KEY)
-        : parseStrictJson(
-            (
-              await keptSecret(secretsDir, EVIDENCE_KEY_FILE, () =>
-                JSON.stringify(generateEd25519Jwk()),
-              )
-            ).value,
-          )
-    ) as Ed25519PrivateJwk;
-  } catch {
-    throw new UsageError(
-      'PROGRAMRUN_EVIDENCE_KEY must be a private Ed25519 JWK (JSON with kty, crv, x, d)',
-    );
-  }
-  try {
-    return createKeySet([{ key, status: 'active' }]);
-  } catch (error) {
-    throw new UsageError(`PROGRAMRUN_EVIDENCE_KEY: ${reason(error)}`);
-  }
-}
-
 /**
  * Starts the reference server in this process (`programrun serve`, and examples/node-http
  * behind the README's first command): the store
- * PROGRAMRUN_STORE names (PGlite in PROGRAMRUN_DATA_DIR, default `.programrun/data`, by
- * default), the scenarios of a directory, simulated partners answering after 2 s, the
+ * PROGRAMRUN_STORE names (by default embedded PostgreSQL, a server this process runs and
+ * stops, in PROGRAMRUN_DATA_DIR, default `.programrun/data`), the scenarios of a directory, simulated partners answering after 2 s, the
  * timer scheduler, webhook delivery (loopback endpoints allowed), and a test key for
  * `acct_demo` (PROGRAMRUN_TEST_KEY, else kept in the data directory, else new).
  *
@@ -123,23 +102,30 @@ export async function startReferenceServer(
 
   const scenarios = await catalogueOf(options.scenarioDirectory, '--scenarios');
 
-  const opened = await openStoreFromEnvironment(environment, { store: 'pglite' });
+  const { opened, notice } = await openReferenceStore(environment);
   const cleanups: (() => Promise<void>)[] = [() => opened.close()];
   const closeAll = async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   };
   try {
-    // The server's own secrets live next to the PGlite files (not kept for memory or PostgreSQL).
-    const secretsDir = opened.kind === 'pglite' ? opened.location : null;
-    const evidenceKeys = await evidenceKeySet(environment, secretsDir);
+    // The server's own secrets live next to the database files (not kept for memory or an
+    // external PostgreSQL).
+    const secretsDir =
+      opened.kind === 'embedded' || opened.kind === 'pglite' ? opened.location : null;
+    const evidenceKeys = await referenceEvidenceKeys(environment, secretsDir);
+    const webhookKeys = await referenceWebhookSecretKeys(environment, secretsDir, {
+      create: true,
+      processKey: opened.kind === 'memory',
+    });
     const engine = createEngine({
       store: opened.store,
       scenarios,
       // Simulated counterparties answer on their own two seconds after each handoff.
       sandbox: { responseDelayMs: 2_000 },
-      evidence: { keys: evidenceKeys },
+      evidence: { keys: evidenceKeys.keys },
       // A development server: webhook endpoints may be loopback. Never in production.
-      webhooks: { allowLoopback: true },
+      // Signing secrets are sealed at rest with the server's webhook secret key.
+      webhooks: { allowLoopback: true, secretKeys: webhookKeys.keys },
     });
     const testKey =
       configuredKey ??
@@ -160,7 +146,13 @@ export async function startReferenceServer(
     dispatcher.start();
     cleanups.push(() => Promise.all([scheduler.stop(), dispatcher.stop()]).then(() => undefined));
 
-    const server = createServer(createNodeListener(createHandler({ engine, accounts })));
+    // Every 5xx is logged on stderr with its request id (the handler's default).
+    const handler = createHandler({
+      engine,
+      accounts,
+      ...(options.accessLog ? { onAccess: consoleAccessLog } : {}),
+    });
+    const server = createServer(createNodeListener(handler));
     await new Promise<void>((resolve, reject) => {
       server.once('error', (error: NodeJS.ErrnoException) =>
         reject(
@@ -197,17 +189,11 @@ export async function startReferenceServer(
     return {
       url: `http://${host}:${port}`,
       testKey,
-      store: { kind: opened.kind, location: opened.location },
+      store: { kind: opened.kind, location: opened.location, notice },
       scenarioDirectory: options.scenarioDirectory,
       scenarios,
-      evidence: {
-        kid: evidenceKeys.signer.kid,
-        ...(environment.PROGRAMRUN_EVIDENCE_KEY
-          ? { source: 'configured', file: null }
-          : secretsDir === null
-            ? { source: 'process', file: null }
-            : { source: 'kept', file: join(secretsDir, EVIDENCE_KEY_FILE) }),
-      },
+      evidence: evidenceKeys.sources,
+      webhookSecrets: webhookKeys.source,
       close: closeAll,
     };
   } catch (error) {

@@ -12,6 +12,10 @@ export interface OpenedStore {
   readonly store: StoreV1;
   /** False for the memory store: everything is gone when the command exits. */
   readonly durable: boolean;
+  /** Which store (`PROGRAMRUN_STORE`), when known. */
+  readonly kind?: string;
+  /** Its data directory (embedded, pglite) or database (postgres), when known. */
+  readonly location?: string | null;
   /** Called when the command is done with the store. */
   close(): Promise<void>;
 }
@@ -20,10 +24,10 @@ export interface OpenedStore {
 export type StoreOpener = () => Promise<OpenedStore>;
 
 /**
- * The store `PROGRAMRUN_STORE` names (default `memory`): `pglite` in `PROGRAMRUN_DATA_DIR`
- * (default `.programrun/data`, the reference server's when run from the repository root)
- * or `postgres` at `DATABASE_URL`; `defaults` apply when the variables are unset (`serve`
- * defaults to PGlite). A setting that cannot work is a usage error.
+ * The store `PROGRAMRUN_STORE` names (default `memory`): `embedded` or `pglite` in
+ * `PROGRAMRUN_DATA_DIR` (default `.programrun/data`, the reference server's when run from
+ * the repository root) or `postgres` at `DATABASE_URL`; `defaults` apply when the
+ * variables are unset (`serve` defaults to `embedded`). A setting that cannot work is a usage error.
  *
  * @example
  * ```ts

@@ -62,6 +62,9 @@ const recordDecision = (step: string): MachineAction =>
       decision: decision.decision,
       note: decision.note ?? null,
       at: decision.at,
+      // Who decided with which credential, when the host said: the evidence names them.
+      ...(decision.credential_id === undefined ? {} : { credential_id: decision.credential_id }),
+      ...(decision.label === undefined ? {} : { label: decision.label }),
     };
     return {
       approvals: { ...context.approvals, [step]: [...(context.approvals[step] ?? []), entry] },

@@ -12,6 +12,7 @@ import {
   type MachineAction,
 } from './machine-actions.js';
 import { evaluateRules } from './policy-evaluation.js';
+import { BUDGET_EXCEEDED, isBudgetExceeded } from '../expressions/evaluation-budget.js';
 import type {
   CheckOutcome,
   ConsideredAlternative,
@@ -21,7 +22,9 @@ import type {
 
 /**
  * A policy gate: evaluates its rules on entry. `allow` continues, `deny` takes `on_fail`,
- * `review` waits for the reviewers' decision (an approval inside the check).
+ * `review` waits for the reviewers' decision (an approval inside the check). A rule that
+ * ran out of evaluation steps faults the run (`expression_budget_exceeded`): a decision
+ * that could not be computed is not routed like a denial.
  */
 export const checkNode: ActiveNodeBuilder<CheckStep> = (step, build, exits, stage) => {
   const rules = step.rules.flatMap((id) => {
@@ -75,9 +78,25 @@ export const checkNode: ActiveNodeBuilder<CheckStep> = (step, build, exits, stag
     );
   }
   const awaitingReview = decisionIs('review');
+  const overBudget = (context: RunContext) =>
+    outcome(context)?.rules.find((rule) => isBudgetExceeded(rule.message));
   return {
     entry,
     always: [
+      ...withGuard(
+        exits.fault(
+          {
+            step: step.id,
+            reason: BUDGET_EXCEEDED,
+            message: ({ context }) => {
+              const rule = overBudget(context);
+              return rule ? `${rule.id}: ${rule.message}` : null;
+            },
+          },
+          [],
+        ),
+        ({ context }) => overBudget(context) !== undefined,
+      ),
       ...withGuard(exits.success([]), decisionIs('allow')),
       ...withGuard(
         exits.failure(
@@ -155,7 +174,11 @@ export const recordNode: ActiveNodeBuilder<RecordStep> = (step, build, exits, st
   always: exits.success([]),
 });
 
-/** Chooses the first eligible alternative, keeping every alternative considered and why. */
+/**
+ * Chooses the first eligible alternative, keeping every alternative considered and why.
+ * An alternative whose `when` ran out of evaluation steps faults the run
+ * (`expression_budget_exceeded`) rather than counting as not eligible.
+ */
 export const routeNode: ActiveNodeBuilder<RouteStep> = (step, build, exits, stage) => {
   const select = (context: RunContext): RouteSelection => {
     const alternatives: ConsideredAlternative[] = step.alternatives.map((alternative) => {
@@ -174,6 +197,10 @@ export const routeNode: ActiveNodeBuilder<RouteStep> = (step, build, exits, stag
     (id: string | null): Guard =>
     ({ context }) =>
       (context.route_selections[step.id]?.selected ?? null) === id;
+  const overBudget = (context: RunContext) =>
+    context.route_selections[step.id]?.alternatives.find((alternative) =>
+      isBudgetExceeded(alternative.error),
+    );
   return {
     entry: [
       update(({ context }) => {
@@ -194,6 +221,20 @@ export const routeNode: ActiveNodeBuilder<RouteStep> = (step, build, exits, stag
       })),
     ],
     always: [
+      ...withGuard(
+        exits.fault(
+          {
+            step: step.id,
+            reason: BUDGET_EXCEEDED,
+            message: ({ context }) => {
+              const alternative = overBudget(context);
+              return alternative ? `${alternative.id}: ${alternative.error}` : null;
+            },
+          },
+          [],
+        ),
+        ({ context }) => overBudget(context) !== undefined,
+      ),
       ...step.alternatives.flatMap((alternative) =>
         withGuard(exits.success([], alternative.next), chose(alternative.id)),
       ),

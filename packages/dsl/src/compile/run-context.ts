@@ -3,12 +3,29 @@ import type { JsonObject } from '@programrun/evidence';
 /** Environment a run executes in; test runs talk to simulated counterparties. */
 export type RunEnvironment = 'test' | 'live';
 
+/**
+ * Who sent a signal, as the host authenticated them: the actor (a person or system, e.g.
+ * `ops:alice`) and the credential used (an API key id `key_…`, never a secret).
+ */
+export interface SignalSender {
+  readonly actor: string;
+  readonly credential_id: string;
+}
+
 /** One recorded approval decision. */
 export interface ApprovalDecision {
+  /**
+   * Who decided, as authenticated (the HTTP layer passes the caller's actor, never a
+   * request field): quorum and maker-checker count distinct approvers.
+   */
   readonly approver: string;
   readonly decision: 'approve' | 'reject';
   readonly note: string | null;
   readonly at: string;
+  /** The credential the decision came with; absent when the host gave none. */
+  readonly credential_id?: string;
+  /** How the decider named themselves (free text): recorded for people, never counted. */
+  readonly label?: string;
 }
 
 /** The partner's answer to a handoff. */
@@ -17,6 +34,8 @@ export interface HandoffOutcome {
   readonly reference: string;
   readonly data: JsonObject;
   readonly at: string;
+  /** Who answered; absent for the test environment's simulated partners. */
+  readonly answered_by?: SignalSender;
 }
 
 /** Outcome of one policy rule. */
@@ -96,8 +115,13 @@ export type RunEvent =
       readonly type: 'approval.decision';
       readonly step: string;
       readonly decision: 'approve' | 'reject';
+      /** Who decided, as authenticated; quorum and maker-checker count distinct approvers. */
       readonly approver: string;
       readonly note?: string | undefined;
+      /** The credential the decision came with. */
+      readonly credential_id?: string | undefined;
+      /** A display name given with the decision; recorded, never counted. */
+      readonly label?: string | undefined;
       readonly at: string;
     }
   | {
@@ -108,6 +132,8 @@ export type RunEvent =
       readonly data?: JsonObject | undefined;
       /** The attempt answered; when set it must be the step's current attempt. */
       readonly attempt?: number | undefined;
+      /** Who answered, as authenticated. */
+      readonly answered_by?: SignalSender | undefined;
       readonly at: string;
     }
   | {

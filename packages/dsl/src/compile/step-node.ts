@@ -1,5 +1,6 @@
 import type { CompensationStep, StepDefinition } from '../schema/step-schema.js';
 import type { BuildContext, StateNodeConfig } from './build-context.js';
+import type { EvaluationFailure } from './expression-evaluator.js';
 import { checkNode, recordNode, routeNode } from './instant-step-nodes.js';
 import { staticFact, withGuard, type ActionArgs, type TransitionSpec } from './machine-actions.js';
 import type { StepExits } from './step-exits.js';
@@ -12,21 +13,25 @@ function preflightError(
   step: AnyStep,
   build: BuildContext,
   { context }: ActionArgs,
-): string | null {
+): { readonly message: string; readonly code: EvaluationFailure } | null {
   if (step.kind === 'handoff' && step.request) {
     const result = build.evaluator.fields(step.request, context);
-    if (!result.ok) return `request ${result.error}`;
+    if (!result.ok) return { message: `request ${result.error}`, code: result.code };
   }
   if (step.kind === 'record') {
     const result = build.evaluator.fields(step.data, context);
-    if (!result.ok) return `data ${result.error}`;
+    if (!result.ok) return { message: `data ${result.error}`, code: result.code };
   }
   return null;
 }
 
+/** Fault reasons of failed evaluations, the budget's first (the guards are tried in order). */
+const FAILURES: readonly EvaluationFailure[] = ['expression_budget_exceeded', 'expression_error'];
+
 /**
  * The gate every step passes on entry, after the previous transition's updates: an
- * expression error faults the run (`expression_error`), a false `when` skips the step,
+ * expression error faults the run (`expression_error`, or `expression_budget_exceeded`
+ * when the evaluation ran out of steps), a false `when` skips the step,
  * a step that already ran `max_attempts` times takes `on_exhausted`, otherwise the step
  * becomes `active`.
  */
@@ -40,18 +45,18 @@ function gateTransitions(
   const when = step.when;
   if (when !== undefined) {
     const evaluate = ({ context }: ActionArgs) => build.evaluator.condition(when, context);
-    transitions.push(
-      ...withGuard(
-        exits.fault(
-          {
-            step: step.id,
-            reason: 'expression_error',
-            message: (args) => `when: ${evaluate(args).error}`,
-          },
-          [],
+    for (const reason of FAILURES) {
+      transitions.push(
+        ...withGuard(
+          exits.fault(
+            { step: step.id, reason, message: (args) => `when: ${evaluate(args).error}` },
+            [],
+          ),
+          (args) => evaluate(args).code === reason,
         ),
-        (args) => evaluate(args).error !== null,
-      ),
+      );
+    }
+    transitions.push(
       ...withGuard(
         exits.skip([staticFact('step.skipped', stage, step.id, { when })]),
         (args) => !evaluate(args).value,
@@ -73,19 +78,21 @@ function gateTransitions(
     (step.kind === 'handoff' && step.request !== undefined) ||
     (step.kind === 'record' && Object.keys(step.data).length > 0);
   if (hasPreflight) {
-    transitions.push(
-      ...withGuard(
-        exits.fault(
-          {
-            step: step.id,
-            reason: 'expression_error',
-            message: (args) => preflightError(step, build, args),
-          },
-          [],
+    for (const reason of FAILURES) {
+      transitions.push(
+        ...withGuard(
+          exits.fault(
+            {
+              step: step.id,
+              reason,
+              message: (args) => preflightError(step, build, args)?.message ?? null,
+            },
+            [],
+          ),
+          (args) => preflightError(step, build, args)?.code === reason,
         ),
-        (args) => preflightError(step, build, args) !== null,
-      ),
-    );
+      );
+    }
   }
   transitions.push({ target: 'active', actions: [] });
   return transitions;

@@ -8,6 +8,12 @@ import type { RunEvent } from './run-context.js';
 
 type Outcome = Extract<RunEvent, { type: 'handoff.outcome' }>;
 
+/** `{ answered_by }` when the answer names who sent it, else nothing. */
+const answeredBy = ({ answered_by: sender }: Outcome) =>
+  sender === undefined
+    ? {}
+    : { answered_by: { actor: sender.actor, credential_id: sender.credential_id } };
+
 /** An approval: waits for decisions until quorum, a reject, expiry or a cancel. */
 export const approvalNode: ActiveNodeBuilder<ApprovalStep> = (step, _build, exits, stage) => ({
   entry: [
@@ -76,6 +82,7 @@ export const handoffNode: ActiveNodeBuilder<HandoffStep> = (step, build, exits, 
           reference: outcome.reference,
           data: outcome.data ?? {},
           at: outcome.at,
+          ...answeredBy(outcome),
         },
       },
     };
@@ -87,7 +94,13 @@ export const handoffNode: ActiveNodeBuilder<HandoffStep> = (step, build, exits, 
         type,
         stage,
         step: step.id,
-        data: { party: step.party, reference: outcome.reference, data: outcome.data ?? {} },
+        data: {
+          party: step.party,
+          reference: outcome.reference,
+          data: outcome.data ?? {},
+          // Who answered, when the host said (absent for simulated partners).
+          ...answeredBy(outcome),
+        },
       };
     });
   const registerCompensation =

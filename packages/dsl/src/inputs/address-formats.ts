@@ -1,6 +1,7 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { base58 } from '@scure/base';
+import { compileRegex } from '../regex/re2.js';
 
 /**
  * The EIP-55 mixed-case checksum form of a 40-hex-digit address.
@@ -34,7 +35,7 @@ export function toEip55Checksum(address: string): string {
  * ```
  */
 export function isChecksummedEvmAddress(value: string): boolean {
-  if (!/^0x[0-9a-fA-F]{40}$/.test(value)) return false;
+  if (!compileRegex('^0x[0-9a-fA-F]{40}$').test(value)) return false;
   return toEip55Checksum(value) === value;
 }
 

@@ -1,3 +1,5 @@
+import { compileRegex } from '../regex/re2.js';
+
 /**
  * True for an IBAN whose ISO 7064 mod-97 check digits hold (spaces not allowed).
  *
@@ -8,7 +10,7 @@
  * ```
  */
 export function isIban(value: string): boolean {
-  if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/.test(value)) return false;
+  if (!compileRegex('^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$').test(value)) return false;
   const rearranged = value.slice(4) + value.slice(0, 4);
   let remainder = 0;
   for (const character of rearranged) {
@@ -28,5 +30,5 @@ export function isIban(value: string): boolean {
  * ```
  */
 export function isBic(value: string): boolean {
-  return /^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(value);
+  return compileRegex('^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$').test(value);
 }

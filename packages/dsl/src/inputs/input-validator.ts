@@ -1,6 +1,10 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { re2RegExpEngine } from '../regex/ajv-regexp-engine.js';
+import { regexRefusal } from '../regex/re2.js';
 import { INPUT_FORMATS } from './formats.js';
+import { valueAt } from './value-at.js';
+import { schemaPatterns } from './schema-patterns.js';
+import { STANDARD_FORMATS } from './standard-formats.js';
 
 /** One problem with run inputs; `pointer` is relative to the inputs object (`/amount`). */
 export interface InputIssue {
@@ -15,19 +19,18 @@ export interface InputValidator {
   validate(inputs: unknown): InputIssue[];
 }
 
-// ajv-formats ships CommonJS; its default export arrives wrapped under ESM.
-type AddFormats = typeof addFormatsModule.default;
-const addFormats: AddFormats =
-  addFormatsModule.default ?? (addFormatsModule as unknown as AddFormats);
-
 function createAjv(): Ajv2020 {
   const ajv = new Ajv2020({
     allErrors: true,
     strict: true,
     strictRequired: false,
     allowUnionTypes: true,
+    // `pattern` and `patternProperties` match on RE2: linear time, whatever the input.
+    code: { regExp: re2RegExpEngine },
   });
-  addFormats(ajv, ['date', 'date-time', 'email', 'uri', 'uuid']);
+  for (const [name, validate] of Object.entries(STANDARD_FORMATS)) {
+    ajv.addFormat(name, { type: 'string', validate });
+  }
   for (const [name, format] of Object.entries(INPUT_FORMATS)) {
     ajv.addFormat(name, { type: 'string', validate: format.validate });
   }
@@ -39,7 +42,7 @@ let sharedAjv: Ajv2020 | undefined;
 
 const escapeToken = (token: string): string => token.replace(/~/g, '~0').replace(/\//g, '~1');
 
-function toIssue(error: ErrorObject): InputIssue {
+function toIssue(error: ErrorObject, inputs: unknown): InputIssue {
   const params = error.params as Record<string, unknown>;
   if (error.keyword === 'required') {
     return {
@@ -57,10 +60,14 @@ function toIssue(error: ErrorObject): InputIssue {
   }
   if (error.keyword === 'format') {
     const format = INPUT_FORMATS[String(params.format)];
+    const value = valueAt(inputs, error.instancePath);
     return {
       pointer: error.instancePath,
       code: 'invalid_input',
-      message: format?.message ?? `must be a valid ${String(params.format)}`,
+      message:
+        (typeof value === 'string' ? format?.explain?.(value) : undefined) ??
+        format?.message ??
+        `must be a valid ${String(params.format)}`,
     };
   }
   if (error.keyword === 'enum') {
@@ -84,11 +91,11 @@ function toIssue(error: ErrorObject): InputIssue {
  * One issue per pointer and keyword, the later (a conditional branch's, more specific)
  * winning; `if/then/else` wrappers only repeat their inner error and are dropped.
  */
-function toIssues(errors: readonly ErrorObject[]): InputIssue[] {
+function toIssues(errors: readonly ErrorObject[], inputs: unknown): InputIssue[] {
   const byKey = new Map<string, InputIssue>();
   for (const error of errors) {
     if (error.keyword === 'if') continue;
-    const issue = toIssue(error);
+    const issue = toIssue(error, inputs);
     const key = `${issue.pointer} ${error.keyword}`;
     byKey.delete(key);
     byKey.set(key, issue);
@@ -129,6 +136,9 @@ function metaSchemaError(errors: readonly ErrorObject[]): InputSchemaError {
  * Compiles a scenario's input JSON Schema (draft 2020-12) with the programrun formats:
  * `money`, `decimal`, `evm-address` (EIP-55), `solana-address`, `public-chain-address`,
  * `iban`, `bic`, `currency-code`, `country-code`, plus date, date-time, email, uri, uuid.
+ * Regular expressions (`pattern`, `patternProperties`, formats) use the RE2 dialect and
+ * match in linear time; a pattern RE2 refuses (lookaround, backreferences) is an
+ * {@link InputSchemaError} naming its place.
  *
  * @example
  * ```ts
@@ -142,6 +152,15 @@ export function compileInputSchema(schema: Readonly<Record<string, unknown>>): I
     throw new InputSchemaError('the input schema must have type: object at its root');
   sharedAjv ??= createAjv();
   if (!sharedAjv.validateSchema(schema)) throw metaSchemaError(sharedAjv.errors ?? []);
+  for (const { pattern, path } of schemaPatterns(schema)) {
+    const refusal = regexRefusal(pattern);
+    const pointer = path.map((segment) => `/${escapeToken(String(segment))}`).join('');
+    if (refusal)
+      throw new InputSchemaError(
+        `${pointer} ${JSON.stringify(pattern)} ${refusal.message}`,
+        pointer,
+      );
+  }
   let validateFunction: ValidateFunction;
   try {
     validateFunction = sharedAjv.compile(schema);
@@ -154,7 +173,7 @@ export function compileInputSchema(schema: Readonly<Record<string, unknown>>): I
   return {
     validate(inputs: unknown): InputIssue[] {
       if (validateFunction(inputs)) return [];
-      return toIssues(validateFunction.errors ?? []);
+      return toIssues(validateFunction.errors ?? [], inputs);
     },
   };
 }

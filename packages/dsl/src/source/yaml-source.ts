@@ -1,5 +1,6 @@
-import { LineCounter, parseDocument, isScalar, type Document, type Node } from 'yaml';
+import { LineCounter, parseDocument, isScalar, type Document, type Node, type Scalar } from 'yaml';
 import type { Problem, ProblemCode } from '../problem.js';
+import { rawOffsetInQuoted } from './quoted-offset.js';
 
 /** A position in the source: 1-based line and column. */
 export interface SourcePosition {
@@ -52,35 +53,54 @@ export class YamlSource {
   /** Position of the key of the entry at `path` (for "unknown field" and "duplicate id"). */
   locateKey(path: Path): SourcePosition {
     if (path.length === 0) return this.locate(path);
+    const key = this.#keyNode(path);
+    return key?.range ? this.#position(key.range[0]) : this.locate(path);
+  }
+
+  #keyNode(path: Path): Scalar | undefined {
+    if (path.length === 0) return undefined;
     const parent = this.#document.getIn(path.slice(0, -1), true) as
       { items?: unknown[] } | undefined;
     const last = path.at(-1);
     const pair = parent?.items?.find(
-      (item): item is { key: Node } =>
+      (item): item is { key: Scalar } =>
         typeof item === 'object' &&
         item !== null &&
         'key' in item &&
         isScalar(item.key) &&
         item.key.value === last,
     );
-    return pair?.key.range ? this.#position(pair.key.range[0]) : this.locate(path);
+    return pair?.key;
   }
 
   /**
    * Position of character `offset` inside the string scalar at `path` (CEL error ranges),
-   * accounting for quotes and block scalar indentation.
+   * accounting for quotes, escapes and block scalar indentation.
    */
   locateInScalar(path: Path, offset: number): SourcePosition {
     const node = this.#document.getIn(path, true);
     if (!isScalar(node) || !node.range || typeof node.value !== 'string') return this.locate(path);
-    const start = node.range[0];
+    return this.#positionInScalar(node, offset);
+  }
+
+  /** Position of character `offset` inside the key of the entry at `path`. */
+  locateInKey(path: Path, offset: number): SourcePosition {
+    const key = this.#keyNode(path);
+    if (!key?.range || typeof key.value !== 'string') return this.locateKey(path);
+    return this.#positionInScalar(key, offset);
+  }
+
+  #positionInScalar(node: Scalar, offset: number): SourcePosition {
+    const start = node.range![0];
     switch (node.type) {
       case 'QUOTE_DOUBLE':
-      case 'QUOTE_SINGLE':
-        return this.#position(start + 1 + offset);
+      case 'QUOTE_SINGLE': {
+        const raw = this.#text.slice(start + 1, node.range![1]);
+        return this.#position(start + 1 + rawOffsetInQuoted(raw, offset, node.type));
+      }
       case 'BLOCK_LITERAL':
       case 'BLOCK_FOLDED':
-        return this.#positionInBlock(start, node.value, offset);
+        return this.#positionInBlock(start, String(node.value), offset);
       default:
         return this.#position(start + offset);
     }

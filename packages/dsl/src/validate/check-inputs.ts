@@ -6,6 +6,7 @@ import {
   InputSchemaError,
   type InputValidator,
 } from '../inputs/input-validator.js';
+import { checkInputPatterns } from './check-input-patterns.js';
 
 /** Result of {@link checkInputs}: the validator when the schema compiles, and problems. */
 export interface InputCheck {
@@ -19,8 +20,13 @@ const pointerSegments = (pointer: string): string[] =>
     .slice(1)
     .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
 
-/** Compiles the input schema and validates `example_inputs` against it. */
+/**
+ * Checks the input schema's regular expressions (RE2 dialect), compiles the schema and
+ * validates `example_inputs` against it.
+ */
 export function checkInputs(scenario: ScenarioDefinition, source: YamlSource): InputCheck {
+  const patternProblems = checkInputPatterns(scenario.inputs, source);
+  if (patternProblems.length > 0) return { validator: undefined, problems: patternProblems };
   let validator: InputValidator;
   try {
     validator = compileInputSchema(scenario.inputs);

@@ -6,6 +6,8 @@ import type { IdGenerator } from '../ids/random-ids.js';
 import { isStoreError } from '../store/store-error.js';
 import type { ApiKeyRow, StoreV1 } from '../store/store-v1.js';
 import { assertAccountId } from './account-id.js';
+import { ACTOR_RULE, isActor } from './actor.js';
+import { DEFAULT_API_KEY_SCOPES, normalizeAuthScopes, type AuthScope } from './auth-scopes.js';
 import { generateApiKey, parseApiKey } from './api-key-format.js';
 import { createAuthenticationCache } from './authentication-cache.js';
 import { constantTimeEqual } from './constant-time.js';
@@ -20,6 +22,10 @@ export interface ApiKeyRecord {
   readonly redacted: string;
   readonly last4: string;
   readonly description: string | null;
+  /** Who acts with the key (e.g. `ops:alice`); the key's id unless one was given. */
+  readonly actor: string;
+  /** What the key may do (`runs:read`, `handoffs:answer:payout_bank`, …). */
+  readonly scopes: readonly AuthScope[];
   readonly status: 'active' | 'revoked';
   readonly created_at: string;
   readonly revoked_at: string | null;
@@ -31,6 +37,10 @@ export interface ApiKeyPrincipal {
   readonly environment: RunEnvironment;
   /** The key's id (`key_…`), never the secret. */
   readonly keyId: string;
+  /** Who acts with the key: approvals count distinct actors and evidence names them. */
+  readonly actor: string;
+  /** What the key may do. */
+  readonly scopes: readonly AuthScope[];
 }
 
 /** What {@link ApiKeys.create} takes. */
@@ -39,6 +49,19 @@ export interface CreateApiKeyInput {
   readonly environment: RunEnvironment;
   /** Shown in lists, e.g. `ci pipeline`. */
   readonly description?: string | null;
+  /**
+   * Who acts with the key, e.g. `ops:alice`: approvals count distinct actors (four eyes
+   * needs two), and evidence names them. Several keys of one person share an actor.
+   * @default the key's id (`key_…`)
+   */
+  readonly actor?: string;
+  /**
+   * What the key may do: `runs:read`, `runs:write`, `approvals:decide`,
+   * `handoffs:answer`, `evidence:export`, `webhooks:manage`; approvals and handoffs may
+   * be limited to one party (`handoffs:answer:payout_bank`).
+   * @default every scope ({@link DEFAULT_API_KEY_SCOPES}), as keys had before scopes
+   */
+  readonly scopes?: readonly string[];
   /**
    * Register this existing key instead of generating one (e.g. a key from configuration).
    * It must be a well-formed key of `environment` with a valid checksum.
@@ -55,7 +78,8 @@ export interface ApiKeys {
   /**
    * Makes sure a configured key (`secret` required) is an active key of the account:
    * registers it, or finds it already registered by an earlier start or another host
-   * (`created: false`). Refuses a key that is revoked or belongs to another account.
+   * (`created: false`, keeping the actor and scopes it was registered with). Refuses a key
+   * that is revoked or belongs to another account.
    */
   register(
     input: CreateApiKeyInput & { readonly secret: string },
@@ -97,6 +121,8 @@ export function toApiKeyRecord(row: ApiKeyRow): ApiKeyRecord {
     redacted: redact(row.environment, row.last4),
     last4: row.last4,
     description: row.description,
+    actor: row.actor,
+    scopes: row.scopes as readonly AuthScope[],
     status: row.revoked_at === null ? 'active' : 'revoked',
     created_at: row.created_at,
     revoked_at: row.revoked_at,
@@ -152,6 +178,13 @@ export function createApiKeys(options: {
         throw new EngineError('invalid_api_key_request', 'environment must be test or live.');
       }
       const description = assertDescription(input.description);
+      if (input.actor !== undefined && !isActor(input.actor)) {
+        throw new EngineError('invalid_api_key_request', `actor: ${ACTOR_RULE}.`);
+      }
+      const scopes =
+        input.scopes === undefined
+          ? [...DEFAULT_API_KEY_SCOPES]
+          : normalizeAuthScopes(input.scopes);
       const secret = input.secret ?? generateApiKey(input.environment);
       const parsed = parseApiKey(secret);
       if (!parsed || parsed.environment !== input.environment) {
@@ -160,13 +193,16 @@ export function createApiKeys(options: {
           `The key is not a well-formed pr_${input.environment}_ key with a valid checksum; create one with \`programrun keys create\` or generateApiKey().`,
         );
       }
+      const id = ids.apiKey();
       const row: ApiKeyRow = {
-        id: ids.apiKey(),
+        id,
         account: input.account,
         environment: input.environment,
         secret_hash: sha256Digest(secret),
         last4: secret.slice(-4),
         description,
+        actor: input.actor ?? id,
+        scopes,
         created_at: clock.now().toISOString(),
         revoked_at: null,
       };
@@ -244,7 +280,13 @@ export function createApiKeys(options: {
       if (!row || !constantTimeEqual(row.secret_hash, presented) || row.revoked_at !== null) {
         return null;
       }
-      const principal = { account: row.account, environment: row.environment, keyId: row.id };
+      const principal: ApiKeyPrincipal = {
+        account: row.account,
+        environment: row.environment,
+        keyId: row.id,
+        actor: row.actor,
+        scopes: row.scopes as readonly AuthScope[],
+      };
       cache.set(presented, principal);
       return principal;
     },

@@ -100,6 +100,8 @@ function handoffs(records: readonly LifecycleRecord[]): JsonObject[] {
         deadline: request.data.deadline ?? null,
         outcome: answer ? answer.type.slice('program_run.handoff.'.length) : 'pending',
         reference: answer?.data.reference ?? null,
+        // Who posted the answer (a timeout or a simulated partner names nobody).
+        answered_by: answer?.data.answered_by ?? null,
         answered_at: answer?.created ?? null,
       };
     },

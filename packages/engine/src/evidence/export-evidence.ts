@@ -1,34 +1,21 @@
-import { sealEvidence, type DsseEnvelope, type EvidenceKeySet } from '@programrun/evidence';
+import { sealEvidence, type DsseEnvelope } from '@programrun/evidence';
 import type { EngineContext } from '../engine-context.js';
-import { EngineError } from '../errors.js';
 import { loadRun } from '../kernel/load-run.js';
 import type { Scope } from '../store/store-v1.js';
 import { assertLeadLinked, withExportability } from './access-requests.js';
 import { buildEvidenceBundle } from './build-evidence-bundle.js';
 
 /**
- * The engine's evidence signing keys, or `evidence_keys_missing`.
- */
-export function evidenceKeysOf(context: EngineContext): EvidenceKeySet {
-  if (!context.evidenceKeys) {
-    throw new EngineError(
-      'evidence_keys_missing',
-      'This deployment has no evidence signing keys: pass createEngine({ evidence: { keys } }).',
-    );
-  }
-  return context.evidenceKeys;
-}
-
-/**
- * The run's evidence bundle, sealed in a signed DSSE envelope; needs a lead linked to the
- * run's session (`lead_required`).
+ * The run's evidence bundle, sealed in a signed DSSE envelope by the keys of the run's
+ * environment (`evidence_keys_missing` without them); needs a lead linked to the run's
+ * session (`lead_required`).
  */
 export async function exportEvidence(
   context: EngineContext,
   scope: Scope,
   runId: string,
 ): Promise<DsseEnvelope> {
-  const keys = evidenceKeysOf(context);
+  const keys = context.evidenceKeys.signing(scope.environment);
   const { run, records, now } = await context.transactions.run(async ({ tx }) => {
     const stored = await loadRun(tx, scope, runId);
     await assertLeadLinked(tx, scope, stored.record);

@@ -17,11 +17,19 @@ export function partnerIdempotencyKey(runId: string, step: string, attempt: numb
 }
 
 /**
- * The attempt a partner answer names through its idempotency key (undefined when the
- * answer carries none); refuses a key of an earlier attempt or one this run never gave.
+ * The attempt a partner answer names through its idempotency key (undefined when a test
+ * answer carries none); refuses a key of an earlier attempt or one this run never gave,
+ * and a live answer without a key (`handoff_key_required`).
  */
 export function answeredAttempt(run: StartedRun, signal: Signal): number | undefined {
-  if (signal.kind !== 'handoff' || signal.idempotency_key === undefined) return undefined;
+  if (signal.kind !== 'handoff') return undefined;
+  if (signal.idempotency_key === undefined) {
+    if (run.snapshot.context.environment !== 'live') return undefined;
+    throw new EngineError(
+      'handoff_key_required',
+      `A live partner answer must carry the pik_ idempotency key of the handoff request it answers ("${signal.step}"); it was not applied.`,
+    );
+  }
   const current = run.snapshot.context.attempts[signal.step] ?? 0;
   for (let attempt = current; attempt >= 1; attempt -= 1) {
     if (partnerIdempotencyKey(run.id, signal.step, attempt) !== signal.idempotency_key) continue;

@@ -25,13 +25,16 @@ export const LIFECYCLE_EVENT_TYPES = {
     'A check step evaluated its policy rules: decision and each rule outcome.',
   'program_run.approval.requested':
     'An approval (or a policy review) is waiting for decisions, with its deadline.',
-  'program_run.approval.recorded': 'A decision was recorded; quorum not reached yet.',
-  'program_run.approval.granted': 'Quorum was reached; the approval step succeeded.',
+  'program_run.approval.recorded':
+    'A decision was recorded (with the deciding actor and credential); quorum not reached yet.',
+  'program_run.approval.granted':
+    'Quorum of distinct actors was reached; the approval step succeeded.',
   'program_run.approval.rejected': 'An approver rejected; the failure path runs.',
   'program_run.approval.expired': 'The approval expired before quorum.',
   'program_run.handoff.requested':
     'An appointed party was asked to execute a step, with a deterministic idempotency key.',
-  'program_run.handoff.confirmed': 'The partner confirmed the step.',
+  'program_run.handoff.confirmed':
+    'The partner confirmed the step (`answered_by` names who posted the answer).',
   'program_run.handoff.rejected': 'The partner rejected the step.',
   'program_run.handoff.failed': 'The partner reported a failure.',
   'program_run.handoff.timed_out': 'The partner did not answer before the timeout.',

@@ -8,6 +8,7 @@ import { commitTransition } from '../kernel/commit-transition.js';
 import type { Transaction } from '../kernel/transaction.js';
 import { appendLifecycle } from '../lifecycle/append-lifecycle.js';
 import type { PendingFact } from '../lifecycle/build-records.js';
+import { findUnstorable, UNSTORABLE_MESSAGES } from '../store/storable-values.js';
 import type { Scope } from '../store/store-v1.js';
 import type { ActivationPosture, RunRecord } from './run-record.js';
 import { suspendedRun } from './suspended-run.js';
@@ -50,6 +51,20 @@ function validateInputs(
     throw new EngineError('invalid_inputs', 'inputs must be a JSON object.', [
       { pointer: '/inputs', code: 'invalid_input', message: 'must be an object' },
     ]);
+  }
+  // Text no store keeps alike (NUL, unpaired surrogates), named where it is.
+  const unstorable = findUnstorable(inputs);
+  if (unstorable.length > 0) {
+    const issues = unstorable.map(({ pointer, problem }) => ({
+      pointer: `/inputs${pointer}`,
+      code: 'invalid_input',
+      message: UNSTORABLE_MESSAGES[problem],
+    }));
+    throw new EngineError(
+      'invalid_inputs',
+      `The inputs cannot be stored: ${issues.map((issue) => `${issue.pointer} ${issue.message}`).join('; ')}.`,
+      issues,
+    );
   }
   let digest: Sha256Digest;
   try {

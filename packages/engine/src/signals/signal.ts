@@ -1,14 +1,25 @@
 import type { JsonObject } from '@programrun/evidence';
-import type { RunEvent } from '@programrun/dsl';
+import type { RunEvent, SignalSender } from '@programrun/dsl';
 
 /** An approver's decision on an approval step (or a policy review at a check step). */
 export interface ApprovalSignal {
   readonly kind: 'approval';
   readonly step: string;
   readonly decision: 'approve' | 'reject';
-  /** Who decided, as the host identifies them (e.g. `ops:alice`). */
+  /**
+   * Who decided, as the host authenticated them (e.g. `ops:alice`): quorum and
+   * maker-checker count distinct approvers. The HTTP layer passes the caller's actor,
+   * never a request field.
+   */
   readonly approver: string;
   readonly note?: string | undefined;
+  /** The credential the decision came with (`key_…`); the evidence names it. */
+  readonly credential_id?: string | undefined;
+  /**
+   * How the decider named themselves (the HTTP body's `approver`): recorded for people to
+   * read, never counted.
+   */
+  readonly label?: string | undefined;
 }
 
 /** A partner's answer to a handoff (the partner callback). */
@@ -24,6 +35,8 @@ export interface HandoffSignal {
    * a late answer to an earlier attempt of a retried step is refused. Recommended.
    */
   readonly idempotency_key?: string | undefined;
+  /** Who answered, as the host authenticated them; the evidence names them. */
+  readonly answered_by?: SignalSender | undefined;
 }
 
 /** A request to cancel the run. */
@@ -47,6 +60,8 @@ export function toRunEvent(signal: Signal, at: string, attempt?: number): RunEve
         decision: signal.decision,
         approver: signal.approver,
         note: signal.note,
+        credential_id: signal.credential_id,
+        label: signal.label,
         at,
       };
     case 'handoff':
@@ -57,6 +72,7 @@ export function toRunEvent(signal: Signal, at: string, attempt?: number): RunEve
         reference: signal.reference,
         data: signal.data ?? {},
         ...(attempt === undefined ? {} : { attempt }),
+        answered_by: signal.answered_by,
         at,
       };
     case 'cancel':

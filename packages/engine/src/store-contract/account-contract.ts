@@ -49,6 +49,8 @@ export function defineAccountContract(withStore: WithStore): void {
         secret_hash: `sha256:${id.padStart(64, '0')}`,
         last4: 'x7Qa',
         description: null,
+        actor: id,
+        scopes: ['runs:read', 'runs:write', 'approvals:decide'],
         created_at: '2026-01-01T00:00:00.000Z',
         revoked_at: null,
         ...overrides,
@@ -88,6 +90,33 @@ export function defineAccountContract(withStore: WithStore): void {
         );
       });
     }));
+  it("keeps an API key's actor and scopes as written, in order, through a revocation", () =>
+    withStore(async (store) => {
+      const row: ApiKeyRow = {
+        id: 'key_scoped',
+        account: 'acct_a',
+        environment: 'live',
+        secret_hash: `sha256:${'5'.repeat(64)}`,
+        last4: 'Zz09',
+        description: 'payout bank callbacks',
+        actor: 'partner:payout_bank',
+        scopes: ['runs:read', 'handoffs:answer:payout_bank', 'handoffs:answer:safeguarding_bank'],
+        created_at: '2026-01-01T00:00:00.000Z',
+        revoked_at: null,
+      };
+      await store.transaction((tx) => tx.insertApiKey(row));
+      await store.transaction(async (tx) => {
+        expect(await tx.findApiKeyByHash(row.secret_hash)).toEqual(row);
+        expect(await tx.getApiKey('acct_a', 'key_scoped')).toEqual(row);
+        expect(await tx.listApiKeys('acct_a')).toEqual([row]);
+      });
+      const revoked = { ...row, revoked_at: '2026-01-02T00:00:00.000Z' };
+      await store.transaction((tx) => tx.updateApiKey(revoked));
+      await store.transaction(async (tx) => {
+        expect(await tx.getApiKey('acct_a', 'key_scoped')).toEqual(revoked);
+      });
+    }));
+
   it('keeps one issuer activation per account and scenario', () =>
     withStore(async (store) => {
       const activation = (overrides: Partial<IssuerActivationRow> = {}): IssuerActivationRow => ({

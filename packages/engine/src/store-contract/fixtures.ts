@@ -96,7 +96,7 @@ export const idempotency = (
 
 export async function expectStoreError(
   promise: Promise<unknown>,
-  code: 'duplicate_key' | 'version_conflict',
+  code: 'duplicate_key' | 'version_conflict' | 'unstorable_value',
 ): Promise<void> {
   const error = await promise.then(
     () => undefined,

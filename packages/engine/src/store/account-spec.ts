@@ -13,6 +13,16 @@ export interface ApiKeyRow {
   /** Last four characters of the key, to tell keys apart. */
   readonly last4: string;
   readonly description: string | null;
+  /**
+   * Who acts with the key (e.g. `ops:alice`): approvals count distinct actors and
+   * evidence names them. The key's id when none was given at creation.
+   */
+  readonly actor: string;
+  /**
+   * What the key may do (`runs:read`, `approvals:decide:payments_ops`, …); every scope
+   * for keys created without a list and for keys older than scopes.
+   */
+  readonly scopes: readonly string[];
   readonly created_at: string;
   /** Set once, when the key is revoked; a revoked key never authenticates again. */
   readonly revoked_at: string | null;

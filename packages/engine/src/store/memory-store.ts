@@ -4,6 +4,7 @@ import { memoryRunTables } from './memory-run-tables.js';
 import { emptyMemoryState } from './memory-state.js';
 import { memoryTimerTables } from './memory-timer-tables.js';
 import { memoryWebhookTables } from './memory-webhook-tables.js';
+import { guardStoreTransaction } from './store-guard.js';
 import { StoreError } from './store-error.js';
 import type { StoreTransactionV1, StoreV1 } from './store-v1.js';
 import { UndoLog } from './undo-log.js';
@@ -24,13 +25,14 @@ export function createMemoryStore(): StoreV1 {
   // One transaction at a time: the tables write through the running transaction's log.
   let undoLog = new UndoLog();
   const undo = () => undoLog;
-  const tables: StoreTransactionV1 = {
+  // Guarded, so it refuses exactly the values the SQL stores cannot keep.
+  const tables: StoreTransactionV1 = guardStoreTransaction({
     ...memoryRunTables(state, undo),
     ...memoryTimerTables(state, undo),
     ...memoryAccountTables(state, undo),
     ...memoryIdempotencyTables(state, undo),
     ...memoryWebhookTables(state.webhooks, undo),
-  };
+  });
   let queue: Promise<unknown> = Promise.resolve();
   let closed = false;
   return {

@@ -1,4 +1,5 @@
 import type { RunEnvironment } from '@programrun/dsl';
+import { chooseFairClaim } from './memory-webhook-claim.js';
 import { StoreError } from './store-error.js';
 import type { Page, Scope } from './store-v1.js';
 import type { UndoLog } from './undo-log.js';
@@ -49,15 +50,6 @@ export function emptyWebhookState(): MemoryWebhookState {
 const scopeKey = (scope: Scope): string => `${scope.account}\u0000${scope.environment}`;
 const inScope = (scope: Scope, row: Scope): boolean =>
   row.account === scope.account && row.environment === scope.environment;
-const byDueThenId = (a: WebhookDeliveryRow, b: WebhookDeliveryRow): number =>
-  (a.next_attempt_at ?? '') === (b.next_attempt_at ?? '')
-    ? a.id < b.id
-      ? -1
-      : 1
-    : (a.next_attempt_at ?? '') < (b.next_attempt_at ?? '')
-      ? -1
-      : 1;
-
 /**
  * The webhook tables of the memory store: endpoints, the event outbox, deliveries and
  * their attempts. Writes go through the current transaction's undo log.
@@ -115,6 +107,11 @@ export function memoryWebhookTables(
       const remaining = (state.endpointIds.get(key) ?? []).filter((other) => other !== id);
       undo().set(state.endpointIds, key, remaining);
       return Promise.resolve();
+    },
+
+    scanWebhookEndpoints(after: string, limit: number): Promise<WebhookEndpointRow[]> {
+      const ids = [...state.endpoints.keys()].filter((id) => id > after).sort();
+      return Promise.resolve(ids.slice(0, limit).map((id) => state.endpoints.get(id)!));
     },
 
     insertWebhookEvents(events: readonly WebhookEventRow[]): Promise<void> {
@@ -212,25 +209,7 @@ export function memoryWebhookTables(
     },
 
     claimWebhookDeliveries(claim: WebhookClaim): Promise<WebhookDeliveryRow[]> {
-      // The `limit` earliest due ones, kept sorted while scanning: one pass, no full sort,
-      // so a large backlog (a receiver down for a day) does not make each claim O(n log n).
-      const earliest: WebhookDeliveryRow[] = [];
-      if (claim.limit <= 0) return Promise.resolve(earliest);
-      for (const delivery of state.pending.values()) {
-        if (
-          delivery.environment !== claim.environment ||
-          delivery.next_attempt_at === null ||
-          delivery.next_attempt_at > claim.due_at ||
-          (delivery.lease_until !== null && delivery.lease_until > claim.lease_now)
-        )
-          continue;
-        if (earliest.length === claim.limit && byDueThenId(delivery, earliest.at(-1)!) >= 0)
-          continue;
-        let index = earliest.length;
-        while (index > 0 && byDueThenId(delivery, earliest[index - 1]!) < 0) index -= 1;
-        earliest.splice(index, 0, delivery);
-        if (earliest.length > claim.limit) earliest.pop();
-      }
+      const earliest = chooseFairClaim(state.pending.values(), claim);
       const claimed = earliest.map((delivery) => ({ ...delivery, lease_until: claim.lease_until }));
       for (const delivery of claimed) {
         undo().set(state.deliveries, delivery.id, delivery);

@@ -1,8 +1,11 @@
 import { ProgramrunError } from '@programrun/evidence';
 
-/** Codes a store reports; the engine retries `version_conflict`. */
+/**
+ * Codes a store reports; the engine retries `version_conflict`. `unstorable_value`: an
+ * argument holds a value no store keeps alike (see `guardStoreTransaction`).
+ */
 export type StoreErrorCode =
-  'duplicate_key' | 'version_conflict' | 'not_found' | 'store_unavailable';
+  'duplicate_key' | 'version_conflict' | 'not_found' | 'store_unavailable' | 'unstorable_value';
 
 /**
  * An error every store throws with one of the shared codes, so the engine handles

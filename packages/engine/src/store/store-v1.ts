@@ -27,7 +27,10 @@ export interface StoreTransactionV1
 /**
  * Store spec v1: the one interface every store implements (memory here; PGlite and
  * PostgreSQL in `@programrun/store-postgres`). Every store must pass the contract suite
- * in `@programrun/engine/store-contract`.
+ * in `@programrun/engine/store-contract`, which includes refusing alike, with an
+ * `unstorable_value` StoreError, what no store can keep: text with U+0000 or an unpaired
+ * surrogate, numbers that are not finite, and numbers outside JSON documents (versions,
+ * sequences, attempts, limits) beyond a SQL `integer` (`guardStoreTransaction` does it).
  *
  * @example
  * ```ts

@@ -3,8 +3,13 @@ import type { Page, Scope } from './run-spec.js';
 
 /** One signing secret of an endpoint; several are valid while a rotation overlaps. */
 export interface WebhookSecretRow {
-  /** `whsec_` + base64 of 32 random bytes. Kept readable: HMAC needs the secret itself. */
+  /**
+   * `whsec_` + base64 of 32 random bytes, or that secret sealed (`sealed:v1:<key id>:…`,
+   * AES-256-GCM) when the host configured `webhooks.secretKeys`. Stores keep it as given.
+   */
   readonly secret: string;
+  /** The secret's last four characters (what the API shows), kept beside a sealed one. */
+  readonly last4?: string;
   readonly created_at: string;
   /** Wall-clock ISO time after which it no longer signs; null for the current secret. */
   readonly expires_at: string | null;
@@ -116,6 +121,13 @@ export interface WebhookClaim {
   readonly lease_now: string;
   readonly lease_until: string;
   readonly limit: number;
+  /**
+   * Deliveries of one account (and environment) leased at once, counting leases other
+   * claims hold that have not ended at `lease_now`; absent: no cap.
+   */
+  readonly max_per_account?: number;
+  /** Deliveries of one endpoint leased at once, counted the same way; absent: no cap. */
+  readonly max_per_endpoint?: number;
 }
 
 /** Webhook endpoints, the events outbox, deliveries and their attempts. */
@@ -129,6 +141,11 @@ export interface WebhookOperations {
   updateWebhookEndpoint(endpoint: WebhookEndpointRow): Promise<void>;
   /** Removes an endpoint; its deliveries stay (and are cancelled when next claimed). */
   deleteWebhookEndpoint(scope: Scope, id: string): Promise<void>;
+  /**
+   * Endpoints of every scope whose id sorts after `after` (`''`: from the first), by id,
+   * at most `limit`: for maintenance over all endpoints, such as sealing secrets again.
+   */
+  scanWebhookEndpoints(after: string, limit: number): Promise<WebhookEndpointRow[]>;
 
   /** Appends events to the outbox; throws `duplicate_key` when an id exists. */
   insertWebhookEvents(events: readonly WebhookEventRow[]): Promise<void>;
@@ -147,9 +164,18 @@ export interface WebhookOperations {
    */
   updateWebhookDelivery(delivery: WebhookDeliveryRow, expectedAttempts: number): Promise<void>;
   /**
-   * Leases due pending deliveries of one environment whose lease is free, earliest due
-   * first (ties by id), setting `lease_until`; returns them as leased. Rows another
+   * Leases due pending deliveries of one environment whose lease is free, setting
+   * `lease_until`; returns them as leased, earliest due first (ties by id). Rows another
    * transaction is claiming are skipped, not waited for.
+   *
+   * Fair shares: a delivery is *in flight* while it is pending with a lease that has not
+   * ended at `lease_now`. An endpoint with `e` in flight offers only its `max_per_endpoint
+   * − e` earliest due free deliveries, and an account with `a` in flight takes only the
+   * `max_per_account − a` earliest of what its endpoints offer. Accounts then take turns:
+   * the delivery ranked `r` (1-based, earliest due first, ties by id) among its account's
+   * is on turn `a + r`, and the claim takes the lowest turns first (ties: earliest due,
+   * then id), up to `limit`. One account's backlog therefore never fills a claim while
+   * another account has due deliveries.
    */
   claimWebhookDeliveries(claim: WebhookClaim): Promise<WebhookDeliveryRow[]>;
   /** Earliest `next_attempt_at` of the environment's pending deliveries, if any. */

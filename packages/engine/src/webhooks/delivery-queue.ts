@@ -3,6 +3,7 @@ import type { Scope } from '../store/store-v1.js';
 import type { WebhookDeliveryRow } from '../store/webhook-spec.js';
 import { baseNow, disableEndpoint, loadEvent } from './endpoint-rows.js';
 import { DEFAULT_RETRY_SCHEDULE, retryDelayMs } from './retry-schedule.js';
+import { sealEndpoint } from './sealed-endpoint.js';
 import { activeSecrets } from './webhook-secret.js';
 import type { WebhooksContext } from './webhooks-context.js';
 
@@ -24,16 +25,29 @@ export interface PreparedDelivery {
   readonly secrets: readonly string[];
 }
 
+/**
+ * How many deliveries one account (and environment) or one endpoint may hold leased at
+ * once, over every dispatcher sharing the store; absent: no cap.
+ */
+export interface DeliveryShares {
+  readonly perAccount?: number;
+  readonly perEndpoint?: number;
+}
+
 /** What a dispatcher uses: claim due deliveries, prepare them, and settle each attempt. */
 export interface DeliveryQueue {
   /** Whether endpoint URLs may be loopback (the host's choice, see `WebhookOptions`). */
   readonly allowLoopback: boolean;
-  /** Leases up to `limit` due deliveries of an environment until `leaseUntil` (wall clock). */
+  /**
+   * Leases up to `limit` due deliveries of an environment until `leaseUntil` (wall clock),
+   * accounts taking turns, within the `shares` (see `claimWebhookDeliveries`).
+   */
   claim(
     environment: RunEnvironment,
     limit: number,
     leaseNow: Date,
     leaseUntil: Date,
+    shares?: DeliveryShares,
   ): Promise<WebhookDeliveryRow[]>;
   /**
    * The body and signing secrets of a claimed delivery, or null when it was settled
@@ -57,7 +71,7 @@ const scopeOf = (delivery: WebhookDeliveryRow): Scope => ({
  * The delivery queue of an engine's webhooks.
  */
 export function createDeliveryQueue(context: WebhooksContext): DeliveryQueue {
-  const { engine, options } = context;
+  const { engine, options, secretBox } = context;
   const { transactions } = engine;
   const schedule = options.retrySchedule ?? DEFAULT_RETRY_SCHEDULE;
   const random = options.random ?? Math.random;
@@ -68,7 +82,7 @@ export function createDeliveryQueue(context: WebhooksContext): DeliveryQueue {
   return {
     allowLoopback: context.allowLoopback,
 
-    claim(environment, limit, leaseNow, leaseUntil) {
+    claim(environment, limit, leaseNow, leaseUntil, shares = {}) {
       return transactions.run(({ tx }) =>
         tx.claimWebhookDeliveries({
           environment,
@@ -76,6 +90,8 @@ export function createDeliveryQueue(context: WebhooksContext): DeliveryQueue {
           lease_now: leaseNow.toISOString(),
           lease_until: leaseUntil.toISOString(),
           limit,
+          ...(shares.perAccount !== undefined ? { max_per_account: shares.perAccount } : {}),
+          ...(shares.perEndpoint !== undefined ? { max_per_endpoint: shares.perEndpoint } : {}),
         }),
       );
     },
@@ -106,8 +122,10 @@ export function createDeliveryQueue(context: WebhooksContext): DeliveryQueue {
           delivery: current,
           url: endpoint.url,
           body: event.body,
-          secrets: activeSecrets(endpoint.secrets, engine.liveClock.now()).map(
-            (secret) => secret.secret,
+          secrets: await Promise.all(
+            activeSecrets(endpoint.secrets, engine.liveClock.now()).map((secret) =>
+              secretBox.open(secret.secret, endpoint),
+            ),
           ),
         };
       });
@@ -148,7 +166,9 @@ export function createDeliveryQueue(context: WebhooksContext): DeliveryQueue {
             current.attempts,
           );
           if (endpoint?.failing_since)
-            await tx.updateWebhookEndpoint({ ...endpoint, failing_since: null });
+            await tx.updateWebhookEndpoint(
+              await sealEndpoint(secretBox, { ...endpoint, failing_since: null }),
+            );
           return;
         }
         const lastError = outcome.error?.code ?? `http_${outcome.status ?? 'error'}`;
@@ -195,7 +215,9 @@ export function createDeliveryQueue(context: WebhooksContext): DeliveryQueue {
             outcome.status,
           );
         } else if (endpoint.failing_since === null) {
-          await tx.updateWebhookEndpoint({ ...endpoint, failing_since: failingSince });
+          await tx.updateWebhookEndpoint(
+            await sealEndpoint(secretBox, { ...endpoint, failing_since: failingSince }),
+          );
         }
       });
     },

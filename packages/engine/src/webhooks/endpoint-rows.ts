@@ -9,6 +9,7 @@ import type {
   WebhookEventRow,
 } from '../store/webhook-spec.js';
 import { deterministicId } from '../ids/deterministic-id.js';
+import { sealEndpoint } from './sealed-endpoint.js';
 import type { WebhookEvent } from './webhook-event.js';
 import type { WebhooksContext } from './webhooks-context.js';
 
@@ -67,7 +68,7 @@ export async function disableEndpoint(
     disabled_count: endpoint.disabled_count + 1,
     updated_at: at,
   };
-  await tx.updateWebhookEndpoint(disabled);
+  await tx.updateWebhookEndpoint(await sealEndpoint(context.secretBox, disabled));
   if (reason === 'requested') return;
   const event: WebhookEvent = {
     id: deterministicId('evt', `${endpoint.id}:disabled:${disabled.disabled_count}`),

@@ -1,6 +1,6 @@
-import { EngineError } from '../errors.js';
 import type { Scope } from '../store/store-v1.js';
 import type { WebhookEndpointRow } from '../store/webhook-spec.js';
+import { checkEndpointLimits } from './endpoint-limits.js';
 import { disableEndpoint, loadEndpoint } from './endpoint-rows.js';
 import {
   rotationOverlapSeconds,
@@ -14,6 +14,7 @@ import {
   type WebhookEndpointWithSecret,
 } from './webhook-records.js';
 import { generateWebhookSecret } from './webhook-secret.js';
+import { sealEndpoint } from './sealed-endpoint.js';
 import type { WebhooksContext } from './webhooks-context.js';
 
 /** Registering, changing and removing webhook endpoints, and rotating their secrets. */
@@ -46,7 +47,7 @@ export interface WebhookEndpoints {
  * The endpoints of an engine's webhooks.
  */
 export function createWebhookEndpoints(context: WebhooksContext): WebhookEndpoints {
-  const { engine, allowLoopback, maxEndpoints } = context;
+  const { engine, allowLoopback, limits, secretBox } = context;
   const { transactions, liveClock: clock, ids } = engine;
   return {
     async createEndpoint(scope, input) {
@@ -61,12 +62,7 @@ export function createWebhookEndpoints(context: WebhooksContext): WebhookEndpoin
       const secret = generateWebhookSecret();
       const at = clock.now();
       const row = await transactions.run(async ({ tx }) => {
-        if ((await tx.listWebhookEndpoints(scope)).length >= maxEndpoints) {
-          throw new EngineError(
-            'webhook_endpoint_limit',
-            `This account already has ${maxEndpoints} webhook endpoints in ${scope.environment}; delete one first.`,
-          );
-        }
+        checkEndpointLimits(limits, scope, await tx.listWebhookEndpoints(scope), fields.url!);
         const endpoint: WebhookEndpointRow = {
           id: ids.webhookEndpoint(),
           account: scope.account,
@@ -83,7 +79,7 @@ export function createWebhookEndpoints(context: WebhooksContext): WebhookEndpoin
           created_at: at.toISOString(),
           updated_at: at.toISOString(),
         };
-        await tx.insertWebhookEndpoint(endpoint);
+        await tx.insertWebhookEndpoint(await sealEndpoint(secretBox, endpoint));
         return endpoint;
       });
       return { ...toWebhookEndpointRecord(row, at), secret };
@@ -109,6 +105,8 @@ export function createWebhookEndpoints(context: WebhooksContext): WebhookEndpoin
       const row = await transactions.run(async (transaction) => {
         const { tx } = transaction;
         const endpoint = await loadEndpoint(tx, scope, id);
+        if (fields.url !== undefined && fields.url !== endpoint.url)
+          checkEndpointLimits(limits, scope, await tx.listWebhookEndpoints(scope), fields.url, id);
         let updated: WebhookEndpointRow = { ...endpoint, ...fields, updated_at: now.toISOString() };
         if (input.status === 'enabled' && endpoint.status === 'disabled') {
           updated = {
@@ -119,7 +117,7 @@ export function createWebhookEndpoints(context: WebhooksContext): WebhookEndpoin
             failing_since: null,
           };
         }
-        await tx.updateWebhookEndpoint(updated);
+        await tx.updateWebhookEndpoint(await sealEndpoint(secretBox, updated));
         if (input.status === 'disabled' && endpoint.status === 'enabled') {
           await disableEndpoint(context, transaction, scope, updated, 'requested', null);
           return (await tx.getWebhookEndpoint(scope, id))!;
@@ -157,7 +155,7 @@ export function createWebhookEndpoints(context: WebhooksContext): WebhookEndpoin
           secrets: [{ secret, created_at: at, expires_at: null }, ...kept],
           updated_at: at,
         };
-        await tx.updateWebhookEndpoint(rotated);
+        await tx.updateWebhookEndpoint(await sealEndpoint(secretBox, rotated));
         return rotated;
       });
       return { ...toWebhookEndpointRecord(row, now), secret };

@@ -7,6 +7,7 @@ import type {
   WebhookEventRow,
 } from '../store/webhook-spec.js';
 import type { WebhookEvent } from './webhook-event.js';
+import { lastFour } from './sealed-endpoint.js';
 import { activeSecrets } from './webhook-secret.js';
 
 /** A webhook endpoint as the API shows it: never its secrets, only their last four characters. */
@@ -87,7 +88,7 @@ export function toWebhookEndpointRecord(row: WebhookEndpointRow, now: Date): Web
     disabled_reason: row.disabled_reason,
     disabled_at: row.disabled_at,
     secrets: activeSecrets(row.secrets, now).map((secret) => ({
-      last4: secret.secret.slice(-4),
+      last4: lastFour(secret),
       created_at: secret.created_at,
       expires_at: secret.expires_at,
     })),

@@ -1,5 +1,6 @@
 import type { JsonObject } from '../canonical-json.js';
 import type { Sha256Digest } from '../digest.js';
+import type { EvidenceEnvironment } from '../environment.js';
 
 /** DSSE payload type of programrun evidence. */
 export const EVIDENCE_PAYLOAD_TYPE = 'application/vnd.programrun.evidence.v1+json';
@@ -44,7 +45,7 @@ export interface EvidenceBundle {
   readonly run: {
     readonly id: string;
     readonly livemode: boolean;
-    readonly environment: 'test' | 'live';
+    readonly environment: EvidenceEnvironment;
     readonly scenario_id: string;
     readonly scenario_digest: Sha256Digest;
     readonly family: string;

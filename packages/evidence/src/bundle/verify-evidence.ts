@@ -3,6 +3,7 @@ import { fromUtf8 } from '../bytes.js';
 import { verifyEnvelope, readEnvelope } from '../envelope/dsse.js';
 import type { Ed25519Backend } from '../ed25519/ed25519-backend.js';
 import { defaultBackend } from '../ed25519/default-backend.js';
+import { isEvidenceEnvironment } from '../environment.js';
 import { verifyChain } from '../hash-chain.js';
 import { jwkThumbprint, type Jwks } from '../keys/jwk.js';
 import { createVerifier } from '../keys/signer.js';
@@ -14,10 +15,16 @@ import {
   type EvidenceBundle,
   type EvidenceStatement,
 } from './evidence-bundle.js';
+import {
+  describeExpectations,
+  hasExpectations,
+  unmetExpectations,
+  type EvidenceExpectations,
+} from './evidence-expectations.js';
 
-/** The checks, in the order they run. */
+/** The checks, in the order they run; `expected` runs only when expectations are given. */
 export type CheckName =
-  'envelope' | 'payload' | 'statement' | 'key' | 'signature' | 'chain' | 'subject';
+  'envelope' | 'payload' | 'statement' | 'key' | 'signature' | 'chain' | 'subject' | 'expected';
 
 /** One check and what it found. */
 export interface VerificationCheck {
@@ -26,13 +33,25 @@ export interface VerificationCheck {
   readonly detail: string;
 }
 
-/** Result of {@link verifyEvidence}: every check run, and the bundle once it could be read. */
+/** Result of {@link verifyEvidence}: every check run, and the bundle once it verified. */
 export interface EvidenceVerification {
   readonly ok: boolean;
   readonly checks: readonly VerificationCheck[];
   /** The first check that failed: the first broken link. */
   readonly failure: VerificationCheck | null;
+  /**
+   * The verified bundle; `null` unless every check passed, so that nothing from a bundle
+   * that failed can be mistaken for a verified fact.
+   */
   readonly bundle: EvidenceBundle | null;
+}
+
+/** Options of {@link verifyEvidence}. */
+export interface VerifyEvidenceOptions {
+  /** What the evidence must be about (run, environment, scenario, key): the `expected` check. */
+  readonly expect?: EvidenceExpectations;
+  /** The Ed25519 implementation. @default defaultBackend() */
+  readonly backend?: Ed25519Backend;
 }
 
 class Stop extends Error {}
@@ -40,21 +59,29 @@ class Stop extends Error {}
 /**
  * Verifies an evidence envelope offline against a JWKS: the envelope and its payload
  * type, that the payload is canonical JSON with no duplicate keys, the in-toto
- * statement, that the kid the bundle names is a key of the JWKS (by thumbprint) whose
- * signature verifies, every lifecycle record hash and link up to the signed chain head,
- * and the statement's subject. Stops at the first failure and names it.
+ * statement, that the kid the bundle names is a key of the JWKS (by thumbprint), bound to
+ * the bundle's environment if the JWKS marks one, whose signature verifies, every
+ * lifecycle record hash and link up to the signed chain head, the statement's subject,
+ * and, with `options.expect`, that the bundle is for the expected run, environment,
+ * scenario and key. Stops at the first failure and names it. The third argument may also
+ * be an Ed25519 backend (the former signature).
  *
  * @example
  * ```ts
- * const result = verifyEvidence(await readFile('bundle.json', 'utf8'), jwks);
+ * const result = verifyEvidence(await readFile('bundle.json', 'utf8'), jwks, {
+ *   expect: { runId: 'prun_4f1c2d3e4f5a6b7c8d9e0f1a', environment: 'live' },
+ * });
  * if (!result.ok) console.error(`${result.failure!.name}: ${result.failure!.detail}`);
  * ```
  */
 export function verifyEvidence(
   input: string | object,
   jwks: Jwks,
-  backend: Ed25519Backend = defaultBackend(),
+  options: VerifyEvidenceOptions | Ed25519Backend = {},
 ): EvidenceVerification {
+  const { backend = defaultBackend(), expect = {} } =
+    'verifyChecked' in options ? { backend: options } : options;
+  const expecting = hasExpectations(expect);
   const checks: VerificationCheck[] = [];
   let bundle: EvidenceBundle | null = null;
   const pass = (name: CheckName, detail: string): void =>
@@ -106,6 +133,9 @@ export function verifyEvidence(
     ) {
       fail('statement', 'the predicate lacks signing.kid, run or lifecycle.records');
     }
+    const { environment, livemode } = predicate!.run!;
+    if (!isEvidenceEnvironment(environment) || livemode !== (environment === 'live'))
+      fail('statement', 'run.environment is not test or live, or run.livemode disagrees with it');
     bundle = predicate as EvidenceBundle;
     pass('statement', `in-toto Statement v1 for ${bundle.run.id}`);
 
@@ -114,7 +144,15 @@ export function verifyEvidence(
     if (!jwk) fail('key', `no key ${kid} in the JWKS`);
     if (attempt('key', () => jwkThumbprint(jwk!)) !== kid)
       fail('key', `the JWKS key ${kid} does not have that thumbprint`);
-    pass('key', `Ed25519 key ${kid}`);
+    const bound = jwk!.environment;
+    if (bound !== undefined && !isEvidenceEnvironment(bound))
+      fail('key', `the JWKS key ${kid} names an unknown environment ${JSON.stringify(bound)}`);
+    if (bound !== undefined && bound !== bundle.run.environment)
+      fail(
+        'key',
+        `the JWKS key ${kid} signs ${bound} evidence only, and the bundle claims the ${bundle.run.environment} environment`,
+      );
+    pass('key', `Ed25519 key ${kid}${bound === undefined ? '' : ` (${bound} evidence)`}`);
 
     const verifier = createVerifier(jwk!, backend);
     const signed = verifyEnvelope(envelope, (keyid) => (keyid === kid ? verifier : undefined));
@@ -146,9 +184,16 @@ export function verifyEvidence(
       fail('subject', 'the statement subject is not this run at its chain head');
     }
     pass('subject', `program_run/${bundle.run.id} at sha256 ${(head ?? '').slice(7, 19)}…`);
+
+    if (expecting) {
+      const unmet = unmetExpectations(bundle, expect);
+      if (unmet.length > 0) fail('expected', unmet.join('; '));
+      pass('expected', describeExpectations(expect));
+    }
   } catch (error) {
     if (!(error instanceof Stop)) throw error;
   }
   const failure = checks.find((check) => !check.ok) ?? null;
-  return { ok: failure === null && checks.length === 7, checks, failure, bundle };
+  const ok = failure === null && checks.length === (expecting ? 8 : 7);
+  return { ok, checks, failure, bundle: ok ? bundle : null };
 }

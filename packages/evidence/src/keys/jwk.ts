@@ -2,6 +2,7 @@ import { base64url, utf8 } from '../bytes.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { defaultBackend } from '../ed25519/default-backend.js';
 import { KeyError, type Ed25519Backend } from '../ed25519/ed25519-backend.js';
+import type { EvidenceEnvironment } from '../environment.js';
 
 /** A public Ed25519 key as a JWK (RFC 8037). */
 export interface Ed25519PublicJwk {
@@ -13,6 +14,12 @@ export interface Ed25519PublicJwk {
   readonly kid?: string;
   readonly use?: 'sig';
   readonly alg?: 'EdDSA' | 'Ed25519';
+  /**
+   * The one environment whose evidence this key signs (a programrun member of the JWK). A
+   * key marked `test` never verifies live evidence, and the reverse. Absent: the key is
+   * not bound to an environment (a deployment with one key set for both).
+   */
+  readonly environment?: EvidenceEnvironment;
 }
 
 /** A private Ed25519 key as a JWK: the public fields plus `d`, the 32-byte seed. */

@@ -3,6 +3,9 @@ import type { EngineErrorCode } from '@programrun/engine';
 /** Codes only the HTTP layer raises (the engine's are `EngineErrorCode`). */
 export type HttpErrorCode =
   | 'unauthorized'
+  | 'invalid_token'
+  | 'insufficient_scope'
+  | 'approver_not_authorized'
   | 'rate_limited'
   | 'test_mode_only'
   | 'route_not_found'
@@ -14,6 +17,8 @@ export type HttpErrorCode =
   | 'payload_too_large'
   | 'invalid_request'
   | 'invalid_query'
+  | 'invalid_path'
+  | 'unstorable_value'
   | 'idempotency_key_missing'
   | 'idempotency_key_invalid'
   | 'idempotency_key_reused'
@@ -46,15 +51,33 @@ export interface ErrorCatalogueEntry {
 export const ERROR_CATALOGUE = {
   unauthorized: {
     status: 401,
-    title: 'Missing or invalid API key',
+    title: 'No credentials',
     action:
-      'Send `Authorization: Bearer <key>` with an active `pr_test_…` or `pr_live_…` key. Missing, malformed, unknown and revoked keys all get this same answer.',
+      'Send `Authorization: Bearer <key>` with an active `pr_test_…` or `pr_live_…` key. The challenge names no error (RFC 6750): nothing was presented.',
+  },
+  invalid_token: {
+    status: 401,
+    title: 'Invalid API key',
+    action:
+      'The presented bearer token is not an active key: check it was copied whole, belongs to this host, and was not revoked. Malformed, unknown and revoked keys all get this same answer; repeated failures are rate-limited.',
+  },
+  insufficient_scope: {
+    status: 403,
+    title: 'The credential lacks a scope this request needs',
+    action:
+      'Use a key holding the scope named in the detail and in `WWW-Authenticate` (`scope="…"`), e.g. `programrun keys create --scope approvals:decide`; party-limited scopes (`handoffs:answer:<party>`) cover only that party.',
+  },
+  approver_not_authorized: {
+    status: 403,
+    title: 'Not authorized to decide this approval',
+    action:
+      "Decide with a credential allowed for one of the step's approver parties: a key with `approvals:decide` or `approvals:decide:<party>`, or whatever the host's `authorizeApproval` accepts.",
   },
   rate_limited: {
     status: 429,
     title: 'Too many requests',
     action:
-      'Wait the number of seconds in `Retry-After`, then retry (with the same Idempotency-Key for POSTs). Spread bursts out or ask the host for a higher limit.',
+      'Wait the number of seconds in `Retry-After`, then retry (with the same Idempotency-Key for POSTs). Spread bursts out or ask the host for a higher limit. Failed authentications are limited per client too.',
   },
   test_mode_only: {
     status: 403,
@@ -107,6 +130,18 @@ export const ERROR_CATALOGUE = {
     status: 422,
     title: 'Invalid query parameter',
     action: 'Fix the query parameters named in `errors`.',
+  },
+  invalid_path: {
+    status: 422,
+    title: 'Invalid path parameter',
+    action:
+      'Fix the path parameters named in `errors` (pointers such as `/id`): ids are at most 255 characters without U+0000.',
+  },
+  unstorable_value: {
+    status: 422,
+    title: 'Value cannot be stored',
+    action:
+      'Remove U+0000 and unpaired surrogates from text and keep numbers finite and within range; the request is checked at the edge, so this means a value reached the store another way.',
   },
   idempotency_key_missing: {
     status: 400,
@@ -161,7 +196,8 @@ export const ERROR_CATALOGUE = {
   evidence_keys_missing: {
     status: 503,
     title: 'Evidence signing is not configured',
-    action: 'The host must configure evidence signing keys (createEngine({ evidence: { keys } })).',
+    action:
+      "The host must configure evidence signing keys for the run's environment (createEngine({ evidence: { keys: { test, live } } })); each environment signs with its own keys.",
   },
   run_not_found: {
     status: 404,
@@ -184,6 +220,12 @@ export const ERROR_CATALOGUE = {
     title: 'Too many webhook endpoints',
     action:
       'Delete an endpoint you no longer use (16 per account and environment), or subscribe one endpoint to more event types.',
+  },
+  webhook_endpoint_url_limit: {
+    status: 422,
+    title: 'Too many webhook endpoints on one URL',
+    action:
+      'Subscribe the endpoint already on this URL to more event types (`POST /v1/webhook-endpoints/{id}` with `enabled_events`) instead of registering the URL again (at most 2 per URL, query ignored, per account and environment).',
   },
   webhook_endpoint_disabled: {
     status: 409,
@@ -233,6 +275,12 @@ export const ERROR_CATALOGUE = {
     title: 'A partner is executing a step',
     action: 'Cancel after the partner answers the pending handoff.',
   },
+  handoff_key_required: {
+    status: 422,
+    title: 'Live partner answer without its idempotency key',
+    action:
+      'In live, send the `idempotency_key` (`pik_…`) of the handoff request the answer is for (from `program_run.handoff.requested`).',
+  },
   handoff_key_mismatch: {
     status: 409,
     title: 'Partner answer for another attempt',
@@ -255,7 +303,7 @@ export const ERROR_CATALOGUE = {
     status: 500,
     title: 'Host authentication returned an invalid principal',
     action:
-      "The host's `authenticate` hook must return `{ account, environment: 'test' | 'live', credentialId }` or null; fix the host.",
+      "The host's `authenticate` hook must return `{ account, environment: 'test' | 'live', credentialId, actor?, scopes? }` (a valid actor and known scopes when given) or null; fix the host.",
   },
   invalid_account: {
     status: 400,

@@ -10,6 +10,7 @@ import {
   identifierField,
   instantField,
   openMapField,
+  signalSenderField,
 } from './event-fields.js';
 
 const empty = z.strictObject({});
@@ -31,6 +32,10 @@ const handoffAnswerData = z.strictObject({
   data: openMapField.meta({
     description:
       'What the partner sent with its answer (`{}` when nothing). A simulated partner that could not compute its data fails with `{ "error": "simulation.data …" }`.',
+  }),
+  answered_by: signalSenderField.optional().meta({
+    description:
+      "Who posted the answer: the credential's actor and id. Absent when the test environment's simulated partner answered.",
   }),
 });
 

@@ -80,6 +80,7 @@ export const FAULT_REASONS = [
   'no_route',
   'attempts_exhausted',
   'expression_error',
+  'expression_budget_exceeded',
   'compensation_failed',
   'cancel_requested',
   'faulted',
@@ -106,8 +107,34 @@ export const faultReasonField = z.enum(FAULT_REASONS);
  * ```
  */
 export const approvalDecisionField = z.strictObject({
-  approver: z.string().meta({ description: 'Who decided, as the host identified them.' }),
+  approver: z.string().meta({
+    description:
+      'Who decided, as authenticated: the actor of the credential (over HTTP never a request field). Quorum and maker-checker count distinct approvers.',
+  }),
   decision: z.enum(['approve', 'reject']),
   note: z.string().nullable().meta({ description: "The approver's note, if any." }),
   at: instantField.meta({ description: 'When the decision was recorded (environment clock).' }),
+  credential_id: z.string().optional().meta({
+    description:
+      'The credential the decision came with (an API key id `key_…`, or the host’s own id); absent when the host applied it through the engine without one.',
+  }),
+  label: z.string().optional().meta({
+    description:
+      'How the decider named themselves (the request body’s `approver`): shown to people, never counted.',
+  }),
+});
+
+/**
+ * Who sent a signal, as the host authenticated them (`SignalSender`).
+ *
+ * @example
+ * ```ts
+ * signalSenderField.parse({ actor: 'partner:payout_bank', credential_id: 'key_123' });
+ * ```
+ */
+export const signalSenderField = z.strictObject({
+  actor: z.string().meta({ description: 'The person or system, e.g. `partner:payout_bank`.' }),
+  credential_id: z
+    .string()
+    .meta({ description: 'The credential used: an API key id `key_…` or the host’s own id.' }),
 });

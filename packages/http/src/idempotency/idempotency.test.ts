@@ -19,6 +19,7 @@ function setup() {
   const request: IdempotentRequest = {
     scope: { account: 'acct', environment: 'test' },
     key: 'key-1',
+    credentialId: 'key_checker_one',
     method: 'POST',
     path: '/v1/program-runs',
     body: { scenario_id: 'x@v1', inputs: { amount: '1.00' } },
@@ -126,6 +127,22 @@ describe('answerIdempotently', () => {
         ),
       ),
     ).toBe('idempotency_key_reused');
+  });
+
+  it("refuses another credential's reuse of a key instead of replaying the first one's answer", async () => {
+    const { store, policy, request } = setup();
+    await answer(store, request, policy, () => Promise.resolve(jsonResponse(201, {})));
+    let executions = 0;
+    const secondChecker = { ...request, credentialId: 'key_checker_two' };
+    expect(
+      await codeOf(
+        answer(store, secondChecker, policy, () => {
+          executions += 1;
+          return Promise.resolve(jsonResponse(201, {}));
+        }),
+      ),
+    ).toBe('idempotency_key_reused');
+    expect(executions).toBe(0);
   });
 
   it('stores nothing when the work throws, so the whole transaction can be retried', async () => {

@@ -17,6 +17,12 @@ export interface IdempotencyPolicy {
 export interface IdempotentRequest {
   readonly scope: Scope;
   readonly key: string;
+  /**
+   * The credential that sent it: part of the fingerprint, so another credential of the
+   * account reusing the key (two checkers deriving keys the same way) is refused rather
+   * than answered with the first one's stored response.
+   */
+  readonly credentialId: string;
   readonly method: string;
   readonly path: string;
   readonly body: unknown;
@@ -76,9 +82,10 @@ function problemCode(body: string): string | undefined {
   }
 }
 
-/** Digest over what makes two requests "the same": method, path and canonical body. */
+/** Digest over what makes two requests "the same": sender, method, path and canonical body. */
 export function fingerprintOf(request: IdempotentRequest): string {
   return canonicalDigest({
+    credential: request.credentialId,
     method: request.method,
     path: request.path,
     body: request.body as never,
@@ -99,7 +106,7 @@ export function replayable(
   if (live && live.fingerprint !== fingerprint) {
     throw new HttpError(
       'idempotency_key_reused',
-      'This Idempotency-Key was used for a different request; use a new key for a new request.',
+      'This Idempotency-Key was used for a different request or by another credential; use a new key for a new request.',
     );
   }
   if (live?.state === 'completed' && live.response)

@@ -46,12 +46,19 @@ export const retryAfterHeader = z
   });
 
 /**
- * `WWW-Authenticate` on `401 unauthorized` (RFC 6750).
+ * `WWW-Authenticate` on 401s and `403 insufficient_scope` (RFC 6750): no error attribute
+ * when no credentials were presented, `invalid_token` for a bad one, `insufficient_scope`
+ * with the `scope` needed.
  */
 export const wwwAuthenticateHeader = prefixedString('Bearer ').meta({
   header: { id: 'WwwAuthenticate' },
-  description: 'The Bearer challenge.',
-  examples: ['Bearer realm="programrun", error="invalid_token"'],
+  description:
+    'The Bearer challenge (RFC 6750): `Bearer realm="programrun"` when no credentials were presented, `error="invalid_token"` when the presented token is not valid, `error="insufficient_scope", scope="…"` naming the scope a 403 lacks.',
+  examples: [
+    'Bearer realm="programrun"',
+    'Bearer realm="programrun", error="invalid_token"',
+    'Bearer realm="programrun", error="insufficient_scope", scope="approvals:decide"',
+  ],
 });
 
 /**

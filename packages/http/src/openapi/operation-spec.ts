@@ -1,3 +1,4 @@
+import type { BaseAuthScope } from '@programrun/engine';
 import type { z } from 'zod';
 import type { ErrorCode } from '../errors/error-catalogue.js';
 
@@ -47,13 +48,20 @@ export interface OperationSpec {
   readonly description: string;
   /** Served without credentials (public keys, this document); the route gets no principal. */
   readonly public?: boolean;
+  /**
+   * The scope a credential needs (required unless `public`): the handler answers
+   * `403 insufficient_scope` without it, and the OpenAPI operation lists it as its
+   * security scope. For approvals and handoffs a party-limited form counts, and the
+   * route checks the party once it knows the step.
+   */
+  readonly scope?: BaseAuthScope;
   /** Answered without the store (the scenario catalogue), so never `503 store_unavailable`. */
   readonly storeFree?: boolean;
   /** Only for test keys: others get `test_mode_only` before the body is read. */
   readonly testOnly?: boolean;
   /** How the route treats `Idempotency-Key`. */
   readonly idempotencyKey?: 'required' | 'optional';
-  /** The path parameters (all strings). */
+  /** The path parameters (all strings); a value that does not parse is `422 invalid_path`. */
   readonly params?: z.ZodObject;
   /** The query parameters; a value that does not parse is `422 invalid_query`. */
   readonly query?: z.ZodObject;
@@ -77,9 +85,16 @@ export function commonErrors(spec: OperationSpec): ErrorCode[] {
   const codes: ErrorCode[] = ['internal_error'];
   // Credentials are checked, checked for sanity (a host's own authenticate hook) and
   // rate-limited per credential; public routes skip all three.
-  if (!spec.public) codes.push('unauthorized', 'invalid_principal', 'rate_limited');
-  // Operations that read the store answer 503 when it cannot be reached.
-  if (!spec.public && !spec.storeFree) codes.push('store_unavailable');
+  if (!spec.public)
+    codes.push('unauthorized', 'invalid_token', 'invalid_principal', 'rate_limited');
+  // A credential without the route's scope is refused.
+  if (spec.scope) codes.push('insufficient_scope');
+  // Operations that read the store answer 503 when it cannot be reached, and 422 when a
+  // value the request checks missed cannot be stored.
+  if (!spec.public && !spec.storeFree) codes.push('store_unavailable', 'unstorable_value');
+  // Path and query parameters are parsed by their schemas.
+  if (spec.params) codes.push('invalid_path');
+  if (spec.query) codes.push('invalid_query');
   // The Express adapter refuses any non-GET request whose body another middleware read.
   if (spec.method !== 'GET') codes.push('body_already_read');
   if (spec.testOnly) codes.push('test_mode_only');

@@ -27,8 +27,14 @@ function problemResponse(
 ): { response: ZodOpenApiResponseObject; shareable: boolean } {
   const headers: Record<string, z.ZodType> = { 'Request-Id': requestIdHeader };
   if (status === 401) headers['WWW-Authenticate'] = wwwAuthenticateHeader;
+  // A missing scope is challenged too (RFC 6750 `insufficient_scope`); other 403s are not.
+  if (codes.includes('insufficient_scope')) {
+    headers['WWW-Authenticate'] =
+      codes.length === 1 ? wwwAuthenticateHeader : wwwAuthenticateHeader.optional();
+  }
   if (status === 429) headers['Retry-After'] = retryAfterHeader;
-  let shareable = codes.length === 1;
+  // Every authenticated operation answers the same 401s.
+  let shareable = codes.length === 1 || status === 401;
   if (codes.includes('idempotency_key_in_use')) {
     headers['Retry-After'] = retryAfterHeader.optional();
     shareable = false;
@@ -65,8 +71,9 @@ function problemResponse(
 /**
  * The problem+json responses of an operation, one per status its codes map to in the
  * error catalogue; each narrows the shared `Problem` schema to the codes it can carry.
- * A single-code response (401 `unauthorized`, 500 `internal_error`…) becomes a shared
- * component named after its code.
+ * A single-code response (403 `insufficient_scope`, 500 `internal_error`…) and the 401
+ * every authenticated operation answers become shared components named after their codes
+ * (`InvalidTokenOrUnauthorized`).
  */
 export function problemResponses(
   codes: readonly ErrorCode[],
@@ -82,7 +89,7 @@ export function problemResponses(
   for (const status of [...byStatus.keys()].sort((a, b) => a - b)) {
     const statusCodes = byStatus.get(status)!.sort();
     const { response, shareable } = problemResponse(status, statusCodes, options.replayable);
-    const id = pascalCase(statusCodes[0]!);
+    const id = statusCodes.map(pascalCase).join('Or');
     if (shareable && !shared.has(id)) shared.set(id, { ...response, id });
     responses[`${status}` as `4${string}`] = shareable ? shared.get(id)! : response;
   }

@@ -69,7 +69,7 @@ export function toOperation(
     tags: [spec.tag],
     summary: spec.summary,
     description: spec.description,
-    ...(spec.public ? { security: [] } : {}),
+    security: spec.public ? [] : [{ ApiKey: spec.scope ? [spec.scope] : [] }],
     requestParams: requestParams(spec),
     ...(spec.body
       ? {

@@ -20,6 +20,21 @@ describe('createTokenBucketLimiter', () => {
     expect(limiter.take('other').allowed).toBe(true);
   });
 
+  it('tells how long until a take would pass without taking anything', () => {
+    const clock = manualClock();
+    const limiter = createTokenBucketLimiter({ requestsPerSecond: 0.2, burst: 2 }, clock);
+    expect(limiter.retryAfter('k')).toBe(0);
+    limiter.take('k');
+    expect(limiter.retryAfter('k')).toBe(0);
+    expect(limiter.retryAfter('k')).toBe(0); // asking twice takes nothing
+    limiter.take('k');
+    expect(limiter.retryAfter('k')).toBe(5);
+    expect(limiter.take('k')).toEqual({ allowed: false, retryAfterSeconds: 5 });
+    clock.advance(5_000);
+    expect(limiter.retryAfter('k')).toBe(0);
+    expect(limiter.take('k').allowed).toBe(true);
+  });
+
   it('rounds Retry-After up to whole seconds for slow rates', () => {
     const clock = manualClock();
     const limiter = createTokenBucketLimiter({ requestsPerSecond: 0.1, burst: 1 }, clock);

@@ -24,6 +24,8 @@ export interface RateLimiter {
 /** A limiter that decides at once (the in-process token bucket). */
 export interface LocalRateLimiter extends RateLimiter {
   take(key: string): RateLimitDecision;
+  /** Whole seconds until `take(key)` would be allowed (0: now), taking nothing. */
+  retryAfter(key: string): number;
 }
 
 /**
@@ -74,7 +76,15 @@ export function createTokenBucketLimiter(
     }
   };
 
+  const wait = (tokens: number): number => Math.max(1, Math.ceil((1 - tokens) / requestsPerSecond));
+
   return {
+    retryAfter(key) {
+      const bucket = buckets.get(key);
+      if (!bucket) return 0;
+      const tokens = refill(bucket, now());
+      return tokens >= 1 ? 0 : wait(tokens);
+    },
     take(key) {
       const at = now();
       let bucket = buckets.get(key);
@@ -89,10 +99,7 @@ export function createTokenBucketLimiter(
         bucket.tokens -= 1;
         return { allowed: true, retryAfterSeconds: 0 };
       }
-      return {
-        allowed: false,
-        retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / requestsPerSecond)),
-      };
+      return { allowed: false, retryAfterSeconds: wait(bucket.tokens) };
     },
   };
 }

@@ -2,6 +2,7 @@ import { isStoreError } from '@programrun/engine';
 import { rememberResponseText } from '../body-cache.js';
 import { toProblem } from '../errors/problem-response.js';
 import { HttpError } from '../errors/http-error.js';
+import { rememberFailure } from '../logging/failures.js';
 import type { RouteContext } from '../router.js';
 
 /** Store errors a unit of work retries whole: they must reach it, not become answers. */
@@ -32,8 +33,11 @@ export function problemResponse(error: unknown, requestId: string): Response {
   const problem = toProblem(error, requestId);
   const headers: Record<string, string> = { 'content-type': 'application/problem+json' };
   if (error instanceof HttpError) Object.assign(headers, error.headers);
-  if (problem.code === 'unauthorized')
-    headers['www-authenticate'] = 'Bearer realm="programrun", error="invalid_token"';
   const text = JSON.stringify(problem);
-  return rememberResponseText(new Response(text, { status: problem.status, headers }), text);
+  const response = rememberResponseText(
+    new Response(text, { status: problem.status, headers }),
+    text,
+  );
+  // A 5xx is logged by the handler with what was thrown; the caller never sees it.
+  return problem.status >= 500 ? rememberFailure(response, error, problem.code) : response;
 }

@@ -60,18 +60,23 @@ async function handleWork<S extends OperationSpec, P>(
 }
 
 /**
- * One endpoint from one source: its spec (method, path, the zod schemas of its path
- * parameters, query and body, its responses and error codes), which the OpenAPI document
- * is generated from, and how it is handled with what those schemas parsed: a read
- * `answer`s; a write does its `work` in one unit of work with the Idempotency-Key check
- * and the stored answer in the same transaction ({@link Working}); an action that spans
- * transactions records its `plan` with the key first ({@link Resuming}).
+ * One endpoint from one source: its spec (method, path, the scope a credential needs, the
+ * zod schemas of its path parameters, query and body, its responses and error codes),
+ * which the OpenAPI document is generated from, and how it is handled with what those
+ * schemas parsed: a read `answer`s; a write does its `work` in one unit of work with the
+ * Idempotency-Key check and the stored answer in the same transaction ({@link Working});
+ * an action that spans transactions records its `plan` with the key first
+ * ({@link Resuming}). A route that is not public and names no scope is refused here.
  */
 export function defineRoute<
   const S extends OperationSpec,
   P = RouteInput<S>,
   Plan extends JsonObject = JsonObject,
 >(spec: S, how: Answering<S> | Working<S, P> | Resuming<S, Plan>): Route {
+  // Fail closed: an authenticated route that names no scope would let any credential in.
+  if (!spec.public && !spec.scope) {
+    throw new TypeError(`${spec.method} ${spec.path} needs a scope (or public: true)`);
+  }
   return {
     ...spec,
     handle: async (context) => {

@@ -15,6 +15,7 @@ const listEvents = defineRoute(
     method: 'GET',
     path: '/v1/events',
     operationId: 'listEvents',
+    scope: 'runs:read',
     tag: 'Events',
     summary: 'List events',
     description:
@@ -38,6 +39,7 @@ const getEvent = defineRoute(
     method: 'GET',
     path: '/v1/events/:id',
     operationId: 'getEvent',
+    scope: 'runs:read',
     tag: 'Events',
     summary: 'Read an event',
     description: 'The event exactly as webhooks deliver it, with its delivery status.',
@@ -56,6 +58,7 @@ const listEventDeliveries = defineRoute(
     method: 'GET',
     path: '/v1/events/:id/deliveries',
     operationId: 'listEventDeliveries',
+    scope: 'webhooks:manage',
     tag: 'Events',
     summary: 'List the deliveries of an event',
     description:
@@ -80,6 +83,7 @@ const redeliverEvent = defineRoute(
     method: 'POST',
     path: '/v1/events/:id/redeliver',
     operationId: 'redeliverEvent',
+    scope: 'webhooks:manage',
     tag: 'Events',
     summary: 'Redeliver an event',
     description:

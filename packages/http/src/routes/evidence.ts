@@ -13,6 +13,7 @@ const createAccessRequest = defineRoute(
     method: 'POST',
     path: '/v1/access-requests',
     operationId: 'createAccessRequest',
+    scope: 'evidence:export',
     tag: 'Evidence',
     summary: 'Request access (link a lead to a session)',
     description:
@@ -42,10 +43,11 @@ const exportEvidence = defineRoute(
     method: 'GET',
     path: '/v1/program-runs/:id/evidence',
     operationId: 'exportEvidence',
+    scope: 'evidence:export',
     tag: 'Evidence',
     summary: 'Export signed evidence of a run',
     description:
-      'The evidence bundle of the run, sealed in a DSSE envelope signed with Ed25519; verify it offline with `programrun verify` and GET /v1/evidence-keys. Needs a request-access lead linked to the run’s session.',
+      'The evidence bundle of the run, sealed in a DSSE envelope signed with Ed25519 by a key of the run’s environment (test evidence with a test key, live evidence with a live key); verify it offline with `programrun verify` and GET /v1/evidence-keys. Needs a request-access lead linked to the run’s session.',
     params: z.object({ id: runIdParameter }),
     responses: [
       {
@@ -65,6 +67,19 @@ const exportEvidence = defineRoute(
   },
 );
 
+const evidenceKeysQuery = z.object({
+  environment: z
+    .enum(['test', 'live'])
+    .optional()
+    .meta({
+      param: {
+        description:
+          'Only the keys that verify this environment’s evidence (e.g. `test` for a JWKS that refuses live evidence).',
+      },
+      examples: ['live'],
+    }),
+});
+
 const listEvidenceKeys = defineRoute(
   {
     method: 'GET',
@@ -73,9 +88,10 @@ const listEvidenceKeys = defineRoute(
     tag: 'Evidence',
     summary: 'Public evidence keys (JWKS)',
     description:
-      'Every key evidence is signed with, active and retired. Public: anyone holding evidence can fetch them without credentials.',
+      'Every key evidence is signed with, active and retired, each marked with the environment whose evidence it signs (`environment`: `test` or `live`; a test key never verifies live evidence). Public: anyone holding evidence can fetch them without credentials.',
     // Anyone holding evidence must be able to fetch the keys, without credentials.
     public: true,
+    query: evidenceKeysQuery,
     responses: [
       {
         status: 200,
@@ -89,12 +105,12 @@ const listEvidenceKeys = defineRoute(
         },
       },
     ],
-    errors: ['evidence_keys_missing'],
+    errors: ['invalid_query', 'evidence_keys_missing'],
   },
   {
-    answer: (_input, { engine }) =>
+    answer: ({ query }, { engine }) =>
       Promise.resolve(
-        jsonResponse(200, engine.evidenceKeys(), {
+        jsonResponse(200, engine.evidenceKeys(query.environment), {
           'content-type': 'application/jwk-set+json',
           'cache-control': 'public, max-age=300',
         }),

@@ -1,9 +1,33 @@
+import { SQL_INTEGER_MAX, textProblem, UNSTORABLE_MESSAGES } from '@programrun/engine';
 import { z } from 'zod';
 import { runStatusSchema } from '../schemas/program-run.js';
 
-/** Query text as a number the way `Number()` reads it; blank stays text (and is refused). */
+/** An integer in canonical decimal: no sign but `-`, no leading zero, space, exponent or hex. */
+const CANONICAL_INTEGER = /^(0|-?[1-9][0-9]*)$/;
+
+/**
+ * Query text as a number when it is a canonical decimal integer; anything else (`1e2`,
+ * `0x10`, `+5`, ` 5`, `05`, blank) stays text, which the integer schema refuses.
+ */
 const numberOf = (value: unknown): unknown =>
-  typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  typeof value === 'string' && CANONICAL_INTEGER.test(value) ? Number(value) : value;
+
+/** The longest path or query text parameter. */
+const MAX_TEXT_PARAMETER = 255;
+
+/**
+ * A text path or query parameter: at most 255 characters, without U+0000 or an unpaired
+ * surrogate (no store could look such a value up alike).
+ */
+export function textParameter() {
+  return z
+    .string()
+    .max(MAX_TEXT_PARAMETER, { error: `must be at most ${MAX_TEXT_PARAMETER} characters` })
+    .superRefine((value, context) => {
+      const problem = textProblem(value);
+      if (problem) context.addIssue({ code: 'custom', message: UNSTORABLE_MESSAGES[problem] });
+    });
+}
 
 /**
  * An integer query parameter from `min` to `max` with a default: `must be an integer from
@@ -28,7 +52,7 @@ export function integerParameter(range: {
 /**
  * `{id}` of `/v1/program-runs/{id}/…`.
  */
-export const runIdParameter = z.string().meta({
+export const runIdParameter = textParameter().meta({
   param: { id: 'RunId', description: 'The run id (`prun_…`).' },
   examples: ['prun_4f1c2d3e4f5a6b7c8d9e0f1a'],
 });
@@ -36,7 +60,7 @@ export const runIdParameter = z.string().meta({
 /**
  * `{step}` of `/v1/program-runs/{id}/handoffs/{step}`.
  */
-export const stepParameter = z.string().meta({
+export const stepParameter = textParameter().meta({
   param: { id: 'HandoffStep', description: 'The handoff step the partner answers.' },
   examples: ['transfer_to_wallet'],
 });
@@ -44,7 +68,7 @@ export const stepParameter = z.string().meta({
 /**
  * `{id}` of `/v1/scenarios/{id}`.
  */
-export const scenarioIdParameter = z.string().meta({
+export const scenarioIdParameter = textParameter().meta({
   param: { id: 'ScenarioId', description: 'The scenario id, `<name>@v<N>`.' },
   examples: ['wallet-delivery@v1'],
 });
@@ -65,12 +89,10 @@ export const listRunsQuery = z.object({
   limit: integerParameter({ min: 1, max: 100, default: 10 }).meta({
     param: { description: 'Page size.' },
   }),
-  starting_after: z
-    .string()
+  starting_after: textParameter()
     .optional()
     .meta({ param: { description: 'A run id: list the runs after it (the next page).' } }),
-  scenario_id: z
-    .string()
+  scenario_id: textParameter()
     .optional()
     .meta({
       param: { description: 'Only runs of this scenario.' },
@@ -86,7 +108,8 @@ export const listRunsQuery = z.object({
  * Query of `GET /v1/program-runs/{id}/events`.
  */
 export const listEventsQuery = z.object({
-  after_sequence: integerParameter({ min: 0, default: 0 }).meta({
+  // A sequence is a SQL integer: beyond it no record can exist.
+  after_sequence: integerParameter({ min: 0, max: SQL_INTEGER_MAX, default: 0 }).meta({
     param: { description: 'List the records after this sequence number.' },
   }),
   limit: integerParameter({ min: 1, max: 1000, default: 100 }).meta({
@@ -97,7 +120,7 @@ export const listEventsQuery = z.object({
 /**
  * `{id}` of `/v1/webhook-endpoints/{id}`.
  */
-export const endpointIdParameter = z.string().meta({
+export const endpointIdParameter = textParameter().meta({
   param: { id: 'WebhookEndpointId', description: 'The endpoint id (`we_…`).' },
   examples: ['we_4f1c2d3e4f5a6b7c8d9e0f1a'],
 });
@@ -105,7 +128,7 @@ export const endpointIdParameter = z.string().meta({
 /**
  * `{id}` of `/v1/events/{id}`.
  */
-export const eventIdParameter = z.string().meta({
+export const eventIdParameter = textParameter().meta({
   param: { id: 'EventId', description: 'The event id (`evt_…`).' },
   examples: ['evt_3f2a9c4e8b1d7f6a0c5e2b9d4a7f1c3e'],
 });
@@ -117,19 +140,16 @@ export const accountEventsQuery = z.object({
   limit: integerParameter({ min: 1, max: 100, default: 10 }).meta({
     param: { description: 'Page size.' },
   }),
-  starting_after: z
-    .string()
+  starting_after: textParameter()
     .optional()
     .meta({ param: { description: 'An event id: list the events after it (the next page).' } }),
-  type: z
-    .string()
+  type: textParameter()
     .optional()
     .meta({
       param: { description: 'Only events of this type.' },
       examples: ['program_run.completed'],
     }),
-  run: z
-    .string()
+  run: textParameter()
     .optional()
     .meta({ param: { description: 'Only events of this run (`prun_…`).' } }),
   delivery_status: z

@@ -20,6 +20,7 @@ const createRun = defineRoute(
     method: 'POST',
     path: '/v1/program-runs',
     operationId: 'createProgramRun',
+    scope: 'runs:write',
     tag: 'Program runs',
     summary: 'Create a run',
     description:
@@ -55,6 +56,7 @@ const listRuns = defineRoute(
     method: 'GET',
     path: '/v1/program-runs',
     operationId: 'listProgramRuns',
+    scope: 'runs:read',
     tag: 'Program runs',
     summary: 'List runs',
     description: 'Runs of the key’s account and environment, newest first, in pages.',
@@ -83,6 +85,7 @@ const getRun = defineRoute(
     method: 'GET',
     path: '/v1/program-runs/:id',
     operationId: 'getProgramRun',
+    scope: 'runs:read',
     tag: 'Program runs',
     summary: 'Read a run',
     description: 'Runs of other accounts and environments answer 404.',
@@ -101,6 +104,7 @@ const listRunEvents = defineRoute(
     method: 'GET',
     path: '/v1/program-runs/:id/events',
     operationId: 'listProgramRunEvents',
+    scope: 'runs:read',
     tag: 'Program runs',
     summary: 'List the lifecycle records of a run',
     description:

@@ -5,7 +5,7 @@ import { readJsonBody } from '../request-body.js';
 import { parseBody } from '../request-schemas.js';
 import type { RouteContext } from '../router.js';
 import { checkedNow } from './checked-now.js';
-import { parseQuery } from './parse-query.js';
+import { parsePath, parseQuery } from './parse-query.js';
 
 /** What a route's handler gets: its path parameters, query and body, parsed by its spec. */
 export interface RouteInput<S extends OperationSpec> {
@@ -64,6 +64,7 @@ export async function readWrite<S extends OperationSpec>(
         : {
             scope: principal,
             key,
+            credentialId: principal.credentialId,
             method: request.method,
             path: context.url.pathname,
             body: json ?? {},
@@ -73,8 +74,8 @@ export async function readWrite<S extends OperationSpec>(
 }
 
 /**
- * The route's input parsed by its spec's schemas: `invalid_query` or `invalid_request`
- * (with a pointer per problem) when it does not parse.
+ * The route's input parsed by its spec's schemas: `invalid_path`, `invalid_query` or
+ * `invalid_request` (with a pointer per problem) when it does not parse.
  */
 export function parseRouteInput<S extends OperationSpec>(
   spec: S,
@@ -82,7 +83,7 @@ export function parseRouteInput<S extends OperationSpec>(
   json: Record<string, unknown> | undefined,
 ): RouteInput<S> {
   return {
-    params: spec.params ? spec.params.parse(context.params) : {},
+    params: spec.params ? parsePath(spec.params, context.params) : {},
     query: spec.query ? parseQuery(spec.query, context.url) : {},
     body: spec.body && json !== undefined ? parseBody(spec.body.schema, json) : undefined,
   } as RouteInput<S>;

@@ -9,6 +9,7 @@ import { programRunSchema } from '../schemas/program-run.js';
 import type { Route } from '../router.js';
 import { defineRoute } from './define-route.js';
 import { runIdParameter, stepParameter } from './parameters.js';
+import { authorizeAnswer, authorizeDecision } from './signal-authorization.js';
 
 const runPath = z.object({ id: runIdParameter });
 const signalled: SuccessResponse = {
@@ -32,6 +33,11 @@ interface RunSignal {
   readonly signal: Signal;
 }
 
+/** A signal for one step of a run (a decision or a partner answer). */
+interface StepSignal extends RunSignal {
+  readonly step: string;
+}
+
 /**
  * Applies a signal in the route's unit of work. A duplicate of what is already recorded
  * answers 200 with the run unchanged, so partners may retry callbacks freely.
@@ -44,10 +50,11 @@ const decideApproval = defineRoute(
     method: 'POST',
     path: '/v1/program-runs/:id/approvals',
     operationId: 'decideApproval',
+    scope: 'approvals:decide',
     tag: 'Signals',
     summary: 'Decide an approval',
     description:
-      'Records an approver’s decision on the approval (or policy review) the run waits for. The same approver repeating the same decision answers 200 with the run unchanged.',
+      'Records a decision on the approval (or policy review) the run waits for, by the authenticated actor of the credential: quorum and four eyes count distinct actors, and `approver` in the body is only a display label. The credential needs `approvals:decide` (or `approvals:decide:<party>` for one of the step’s approver parties, or whatever the host’s `authorizeApproval` allows). The same actor repeating the same decision answers 200 with the run unchanged.',
     idempotencyKey: 'optional',
     params: runPath,
     body: { schema: approvalBodySchema, required: true },
@@ -58,14 +65,28 @@ const decideApproval = defineRoute(
       'step_not_awaiting',
       'approver_already_decided',
       'maker_checker_violation',
+      'approver_not_authorized',
     ],
   },
   {
-    prepare: ({ params, body }): RunSignal => ({
+    prepare: ({ params, body }, { principal }): StepSignal => ({
       id: params.id,
-      signal: { kind: 'approval', ...body },
+      step: body.step,
+      signal: {
+        kind: 'approval',
+        step: body.step,
+        decision: body.decision,
+        // Who decided is the authenticated actor; the body's name is a label only.
+        approver: principal.actor,
+        credential_id: principal.credentialId,
+        label: body.approver,
+        note: body.note,
+      },
     }),
-    work: applySignal,
+    work: async (uow, prepared, context) => {
+      await authorizeDecision(uow, context, prepared.id, prepared.step);
+      return applySignal(uow, prepared);
+    },
   },
 );
 
@@ -74,19 +95,27 @@ const answerHandoff = defineRoute(
     method: 'POST',
     path: '/v1/program-runs/:id/handoffs/:step',
     operationId: 'answerHandoff',
+    scope: 'handoffs:answer',
     tag: 'Signals',
     summary: 'Answer a handoff (partner callback)',
     description:
-      'The appointed party reports the outcome of the step it executed. Repeating the same outcome and reference answers 200 with the run unchanged, so partners may retry callbacks.',
+      'The appointed party reports the outcome of the step it executed. The credential needs `handoffs:answer` or `handoffs:answer:<party>` for the step’s party; in live the answer must carry the `idempotency_key` of the handoff request. The evidence names the answering actor and credential. Repeating the same outcome and reference answers 200 with the run unchanged, so partners may retry callbacks.',
     idempotencyKey: 'optional',
     params: z.object({ id: runIdParameter, step: stepParameter }),
     body: { schema: handoffBodySchema, required: true },
     responses: [signalled],
-    errors: [...refusals, 'run_suspended', 'step_not_awaiting', 'handoff_key_mismatch'],
+    errors: [
+      ...refusals,
+      'run_suspended',
+      'step_not_awaiting',
+      'handoff_key_mismatch',
+      'handoff_key_required',
+    ],
   },
   {
-    prepare: ({ params, body }): RunSignal => ({
+    prepare: ({ params, body }, { principal }): StepSignal => ({
       id: params.id,
+      step: params.step,
       signal: {
         kind: 'handoff',
         step: params.step,
@@ -94,9 +123,13 @@ const answerHandoff = defineRoute(
         reference: body.reference,
         data: (body.data ?? {}) as JsonObject,
         idempotency_key: body.idempotency_key,
+        answered_by: { actor: principal.actor, credential_id: principal.credentialId },
       },
     }),
-    work: applySignal,
+    work: async (uow, prepared, context) => {
+      await authorizeAnswer(uow, context, prepared.id, prepared.step);
+      return applySignal(uow, prepared);
+    },
   },
 );
 
@@ -105,6 +138,7 @@ const cancelRun = defineRoute(
     method: 'POST',
     path: '/v1/program-runs/:id/cancel',
     operationId: 'cancelProgramRun',
+    scope: 'runs:write',
     tag: 'Signals',
     summary: 'Cancel a run',
     description:

@@ -22,6 +22,7 @@ const advanceClock = defineRoute(
     method: 'POST',
     path: '/v1/test_helpers/clock/advance',
     operationId: 'advanceTestClock',
+    scope: 'runs:write',
     tag: 'Test helpers',
     summary: 'Advance the test clock',
     description:

@@ -21,10 +21,11 @@ const createEndpoint = defineRoute(
     method: 'POST',
     path: '/v1/webhook-endpoints',
     operationId: 'createWebhookEndpoint',
+    scope: 'webhooks:manage',
     tag: 'Webhooks',
     summary: 'Register a webhook endpoint',
     description:
-      'Registers a URL to receive events, signed per Standard Webhooks. The answer holds the signing secret (`whsec_…`), shown only here. Live endpoints must be https and may not resolve to private, loopback, link-local or metadata addresses (checked again at every delivery).',
+      'Registers a URL to receive events, signed per Standard Webhooks. The answer holds the signing secret (`whsec_…`), shown only here. Live endpoints must be https and may not resolve to private, loopback, link-local or metadata addresses (checked again at every delivery). At most 16 endpoints per account and environment, and 2 on one receiver URL (origin and path).',
     idempotencyKey: 'required',
     body: { schema: createWebhookEndpointBodySchema, required: true },
     responses: [
@@ -34,7 +35,7 @@ const createEndpoint = defineRoute(
         schema: webhookEndpointWithSecretSchema,
       },
     ],
-    errors: ['invalid_webhook_endpoint', 'webhook_endpoint_limit'],
+    errors: ['invalid_webhook_endpoint', 'webhook_endpoint_limit', 'webhook_endpoint_url_limit'],
   },
   {
     work: async (uow, { body }) =>
@@ -47,6 +48,7 @@ const listEndpoints = defineRoute(
     method: 'GET',
     path: '/v1/webhook-endpoints',
     operationId: 'listWebhookEndpoints',
+    scope: 'webhooks:manage',
     tag: 'Webhooks',
     summary: 'List webhook endpoints',
     description: 'Every endpoint of the key’s account and environment, oldest first (at most 16).',
@@ -69,6 +71,7 @@ const getEndpoint = defineRoute(
     method: 'GET',
     path: '/v1/webhook-endpoints/:id',
     operationId: 'getWebhookEndpoint',
+    scope: 'webhooks:manage',
     tag: 'Webhooks',
     summary: 'Read a webhook endpoint',
     description: 'Its status, subscriptions, and which secrets sign now (never the secrets).',
@@ -87,6 +90,7 @@ const updateEndpoint = defineRoute(
     method: 'POST',
     path: '/v1/webhook-endpoints/:id',
     operationId: 'updateWebhookEndpoint',
+    scope: 'webhooks:manage',
     tag: 'Webhooks',
     summary: 'Change, enable or disable a webhook endpoint',
     description:
@@ -95,7 +99,11 @@ const updateEndpoint = defineRoute(
     params: endpointPath,
     body: { schema: updateWebhookEndpointBodySchema, required: false },
     responses: [{ status: 200, description: 'The endpoint.', schema: webhookEndpointSchema }],
-    errors: ['invalid_webhook_endpoint', 'webhook_endpoint_not_found'],
+    errors: [
+      'invalid_webhook_endpoint',
+      'webhook_endpoint_not_found',
+      'webhook_endpoint_url_limit',
+    ],
   },
   {
     work: async (uow, { params, body }) =>
@@ -108,6 +116,7 @@ const rotateSecret = defineRoute(
     method: 'POST',
     path: '/v1/webhook-endpoints/:id/rotate-secret',
     operationId: 'rotateWebhookSecret',
+    scope: 'webhooks:manage',
     tag: 'Webhooks',
     summary: 'Rotate the signing secret',
     description:
@@ -135,6 +144,7 @@ const deleteEndpoint = defineRoute(
     method: 'DELETE',
     path: '/v1/webhook-endpoints/:id',
     operationId: 'deleteWebhookEndpoint',
+    scope: 'webhooks:manage',
     tag: 'Webhooks',
     summary: 'Delete a webhook endpoint',
     description: 'Stops delivery to it at once; deliveries still owed to it are cancelled.',

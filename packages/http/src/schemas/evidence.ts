@@ -55,11 +55,16 @@ export const evidenceKeySchema = z
     kid: z.string().exactOptional().meta({ description: 'The RFC 7638 thumbprint of the key.' }),
     use: z.literal('sig').exactOptional(),
     alg: z.enum(['EdDSA', 'Ed25519']).exactOptional(),
+    environment: z.enum(['test', 'live']).exactOptional().meta({
+      description:
+        'The one environment whose evidence this key signs; verifiers refuse a bundle of the other environment signed with it. Absent when one key set signs both environments.',
+    }),
   })
   .meta({ id: 'EvidenceKey', description: 'A public Ed25519 evidence key as a JWK.' });
 
 /**
- * `GET /v1/evidence-keys`: every evidence key, active and retired (evidence `Jwks`).
+ * `GET /v1/evidence-keys`: every evidence key, active and retired, each marked with the
+ * environment it signs (evidence `Jwks`).
  *
  * @example
  * ```ts

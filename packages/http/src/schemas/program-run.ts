@@ -33,7 +33,11 @@ const awaitingSchema = z
     party: z.string().nullable().meta({ description: 'The party holding the step.' }),
     approvers: z.array(z.string()).nullable().meta({ description: 'Who may decide (approvals).' }),
     quorum: z.int().min(1).nullable(),
-    approvals: z.int().min(0).nullable().meta({ description: 'Distinct approvals so far.' }),
+    approvals: z
+      .int()
+      .min(0)
+      .nullable()
+      .meta({ description: 'Distinct authenticated actors who approved so far.' }),
   })
   .meta({ id: 'Awaiting', description: 'What a waiting run waits for.' });
 

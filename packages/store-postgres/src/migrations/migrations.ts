@@ -1,6 +1,8 @@
 import { coreMigration } from './0001-core.js';
 import { webhooksMigration } from './0002-webhooks.js';
 import { timerLeasesMigration } from './0003-timer-leases.js';
+import { apiKeyScopesMigration } from './0004-api-key-scopes.js';
+import { webhookFairClaimsMigration } from './0005-webhook-fair-claims.js';
 import type { Migration } from './migration.js';
 
 /**
@@ -8,13 +10,15 @@ import type { Migration } from './migration.js';
  *
  * @example
  * ```ts
- * MIGRATIONS.at(-1)!.version; // 3
+ * MIGRATIONS.at(-1)!.version; // 5
  * ```
  */
 export const MIGRATIONS: readonly Migration[] = [
   coreMigration,
   webhooksMigration,
   timerLeasesMigration,
+  apiKeyScopesMigration,
+  webhookFairClaimsMigration,
 ];
 
 /** The schema version this package reads and writes. */

@@ -2,13 +2,20 @@ import { StoreError } from '@programrun/engine';
 
 /** SQLSTATE codes the store turns into Store spec errors. */
 const UNIQUE_VIOLATION = '23505';
+/**
+ * Values PostgreSQL cannot hold: a character the encoding refuses (NUL), an untranslatable
+ * character, a number beyond its column. The store's guard refuses them before any
+ * statement; these keep a value it missed a clear `unstorable_value` too.
+ */
+const UNSTORABLE = new Set(['22021', '22P05', '22003']);
 /** A serializable conflict or a deadlock: the engine retries the whole transaction. */
 const RETRYABLE = new Set(['40001', '40P01']);
 
 /**
  * A database error as a {@link StoreError}: unique violations are `duplicate_key`,
  * serialization failures and deadlocks `version_conflict` (retried by the engine),
- * lost connections `store_unavailable`. Other errors (bugs, bad SQL) pass unchanged.
+ * values PostgreSQL cannot hold `unstorable_value`, lost connections `store_unavailable`.
+ * Other errors (bugs, bad SQL) pass unchanged.
  */
 export function toStoreError(error: unknown, context?: string): unknown {
   if (error instanceof StoreError) return error;
@@ -19,6 +26,9 @@ export function toStoreError(error: unknown, context?: string): unknown {
     return new StoreError('duplicate_key', typeof detail === 'string' ? detail : message, {
       cause: error,
     });
+  }
+  if (typeof code === 'string' && UNSTORABLE.has(code)) {
+    return new StoreError('unstorable_value', message, { cause: error });
   }
   if (typeof code === 'string' && RETRYABLE.has(code)) {
     return new StoreError('version_conflict', message, { cause: error });

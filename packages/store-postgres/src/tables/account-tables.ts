@@ -27,7 +27,7 @@ type AccountTables = Pick<
 >;
 
 const KEY_COLUMNS =
-  'id, account, environment, secret_hash, last4, description, created_at, revoked_at';
+  'id, account, environment, secret_hash, last4, description, actor, scopes, created_at, revoked_at';
 const ACTIVATION_COLUMNS = 'account, scenario, status, reference, activated_at, revoked_at';
 const CLOCK_COLUMNS = 'account, offset_ms::float8 AS offset_ms, updated_at';
 const REQUEST_COLUMNS =
@@ -70,7 +70,7 @@ export function accountTables(sql: SqlExecutor, schema: string): AccountTables {
 
     async insertApiKey(key: ApiKeyRow) {
       await sql.query(
-        `INSERT INTO ${schema}.api_keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        `INSERT INTO ${schema}.api_keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
         [
           key.id,
           key.account,
@@ -78,6 +78,8 @@ export function accountTables(sql: SqlExecutor, schema: string): AccountTables {
           key.secret_hash,
           key.last4,
           key.description,
+          key.actor,
+          JSON.stringify(key.scopes),
           key.created_at,
           key.revoked_at,
         ],
@@ -110,9 +112,18 @@ export function accountTables(sql: SqlExecutor, schema: string): AccountTables {
 
     async updateApiKey(key: ApiKeyRow) {
       const { rowCount } = await sql.query(
-        `UPDATE ${schema}.api_keys SET last4 = $3, description = $4, revoked_at = $5
+        `UPDATE ${schema}.api_keys SET last4 = $3, description = $4, revoked_at = $5, actor = $6,
+           scopes = $7
          WHERE id = $1 AND secret_hash = $2`,
-        [key.id, key.secret_hash, key.last4, key.description, key.revoked_at],
+        [
+          key.id,
+          key.secret_hash,
+          key.last4,
+          key.description,
+          key.revoked_at,
+          key.actor,
+          JSON.stringify(key.scopes),
+        ],
       );
       if (rowCount !== 1) throw new StoreError('not_found', `api key ${key.id} does not exist`);
     },

@@ -11,6 +11,7 @@ import {
   type WebhookEventRow,
 } from '@programrun/engine';
 import type { SqlExecutor } from '../sql/sql-database.js';
+import { claimWebhookDeliveries } from './webhook-claim.js';
 
 type WebhookTables = Pick<
   StoreTransactionV1,
@@ -19,6 +20,7 @@ type WebhookTables = Pick<
   | 'listWebhookEndpoints'
   | 'updateWebhookEndpoint'
   | 'deleteWebhookEndpoint'
+  | 'scanWebhookEndpoints'
   | 'insertWebhookEvents'
   | 'getWebhookEvent'
   | 'listWebhookEvents'
@@ -69,7 +71,8 @@ const DELIVERY_STATUS = (schema: string) => `(
 /**
  * Webhook endpoints and the transactional outbox. Events keep their insertion order in
  * `position` (lists are newest first); deliveries change by compare-and-swap on
- * `attempts`, and dispatchers lease due ones with `FOR UPDATE SKIP LOCKED`.
+ * `attempts`, and dispatchers lease due ones with `FOR UPDATE SKIP LOCKED`, fairly across
+ * accounts and endpoints (`webhook-claim.ts`).
  */
 export function webhookTables(sql: SqlExecutor, schema: string): WebhookTables {
   return {
@@ -117,6 +120,15 @@ export function webhookTables(sql: SqlExecutor, schema: string): WebhookTables {
         `DELETE FROM ${schema}.webhook_endpoints WHERE id = $1 AND account = $2 AND environment = $3`,
         [id, scope.account, scope.environment],
       );
+    },
+
+    async scanWebhookEndpoints(after: string, limit: number) {
+      const { rows } = await sql.query<WebhookEndpointRow>(
+        `SELECT ${ENDPOINT_COLUMNS} FROM ${schema}.webhook_endpoints
+         WHERE id > $1 ORDER BY id LIMIT $2`,
+        [after, limit],
+      );
+      return rows;
     },
 
     async insertWebhookEvents(events: readonly WebhookEventRow[]) {
@@ -234,33 +246,8 @@ export function webhookTables(sql: SqlExecutor, schema: string): WebhookTables {
       );
     },
 
-    async claimWebhookDeliveries(claim: WebhookClaim) {
-      if (claim.limit <= 0) return [];
-      const { rows } = await sql.query<WebhookDeliveryRow>(
-        `WITH due AS (
-           SELECT id FROM ${schema}.webhook_deliveries
-           WHERE status = 'pending' AND environment = $1 AND next_attempt_at <= $2
-             AND (lease_until IS NULL OR lease_until <= $3)
-           ORDER BY next_attempt_at, id LIMIT $4
-           FOR UPDATE SKIP LOCKED
-         )
-         UPDATE ${schema}.webhook_deliveries AS d SET lease_until = $5
-         FROM due WHERE d.id = due.id
-         RETURNING ${DELIVERY_COLUMNS.split(', ')
-           .map((column) => `d.${column}`)
-           .join(', ')}`,
-        [claim.environment, claim.due_at, claim.lease_now, claim.limit, claim.lease_until],
-      );
-      return rows.sort((a, b) =>
-        a.next_attempt_at === b.next_attempt_at
-          ? a.id < b.id
-            ? -1
-            : 1
-          : (a.next_attempt_at ?? '') < (b.next_attempt_at ?? '')
-            ? -1
-            : 1,
-      );
-    },
+    claimWebhookDeliveries: (claim: WebhookClaim) =>
+      claimWebhookDeliveries(sql, schema, DELIVERY_COLUMNS.split(', '), claim),
 
     async nextWebhookAttempt(environment) {
       const { rows } = await sql.query<{ next_attempt_at: string }>(

@@ -10,6 +10,7 @@ const HOST_ENTRY = 'test/support/host.ts';
 export interface HostProcess {
   /** `http://127.0.0.1:<port>` */
   readonly baseUrl: string;
+  /** The host's process id (from its ready line; not the wrapper's, when it has one). */
   readonly pid: number;
   /** Everything the host wrote to stderr so far (errors of its scheduler or dispatcher). */
   readonly errors: () => string;
@@ -21,6 +22,17 @@ export interface HostProcess {
 
 /** Hosts not stopped yet, so a failing test can still end every child it started. */
 const running = new Set<ChildProcess>();
+/** The host's own pid of each child, once its ready line named it (differs under a wrapper). */
+const hostPids = new Map<ChildProcess, number>();
+
+/** Sends `signal` to a process that may have exited already. */
+const sendSignal = (pid: number, name: NodeJS.Signals) => {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // Gone already.
+  }
+};
 
 const exited = (child: ChildProcess): Promise<void> =>
   child.exitCode !== null || child.signalCode !== null
@@ -30,6 +42,8 @@ const exited = (child: ChildProcess): Promise<void> =>
 /**
  * Starts a host with `environment` added to this process's and resolves when it prints
  * its ready line (rejects with its output when it exits first or takes over `timeoutMs`).
+ * `wrapper` runs it under another program (`['strace', '-f', …]`); signals still go to
+ * the host itself.
  *
  * @example
  * ```ts
@@ -41,22 +55,30 @@ const exited = (child: ChildProcess): Promise<void> =>
 export async function startHost(
   environment: Readonly<Record<string, string>>,
   timeoutMs = 30_000,
+  wrapper: readonly string[] = [],
 ): Promise<HostProcess> {
-  const child = spawn(
+  const [command = process.execPath, ...args] = [
+    ...wrapper,
     process.execPath,
-    ['--conditions=@programrun/source', '--import', 'tsx', HOST_ENTRY],
-    {
-      cwd: PACKAGE_DIRECTORY,
-      env: { ...process.env, PORT: '0', ...environment },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+    '--conditions=@programrun/source',
+    '--import',
+    'tsx',
+    HOST_ENTRY,
+  ];
+  const child = spawn(command, args, {
+    cwd: PACKAGE_DIRECTORY,
+    env: { ...process.env, PORT: '0', ...environment },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   running.add(child);
-  void exited(child).then(() => running.delete(child));
+  void exited(child).then(() => {
+    running.delete(child);
+    hostPids.delete(child);
+  });
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const port = await new Promise<number>((resolve, reject) => {
+  const { port, pid } = await new Promise<{ port: number; pid: number }>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`host did not start in ${timeoutMs} ms:\n${stdout}${stderr}`));
@@ -66,25 +88,26 @@ export async function startHost(
       const line = /^\{"ready":true.*\}$/m.exec(stdout);
       if (!line) return;
       clearTimeout(timer);
-      resolve((JSON.parse(line[0]) as { port: number }).port);
+      resolve(JSON.parse(line[0]) as { port: number; pid: number });
     });
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
       reject(new Error(`host exited (${String(code ?? signal)}) before it was ready:\n${stderr}`));
     });
   });
+  hostPids.set(child, pid);
   return {
     baseUrl: `http://127.0.0.1:${port}`,
-    pid: child.pid!,
+    pid,
     errors: () => stderr,
     async crash() {
-      child.kill('SIGKILL');
+      sendSignal(pid, 'SIGKILL');
       await exited(child);
     },
     async stop(graceMs = 10_000) {
       const gone = exited(child);
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      sendSignal(pid, 'SIGTERM');
+      const timer = setTimeout(() => sendSignal(pid, 'SIGKILL'), graceMs);
       await gone;
       clearTimeout(timer);
     },
@@ -102,6 +125,10 @@ export async function startHost(
  */
 export async function killAllHosts(): Promise<void> {
   const children = [...running];
-  for (const child of children) child.kill('SIGKILL');
+  for (const child of children) {
+    const pid = hostPids.get(child);
+    if (pid !== undefined) sendSignal(pid, 'SIGKILL');
+    child.kill('SIGKILL');
+  }
   await Promise.all(children.map(exited));
 }

@@ -66,7 +66,8 @@ export async function createRunAwaiting(
 
 /**
  * A `bank-payout@v1` run waiting on its four-eyes `release_approval` (quorum 2, maker
- * excluded): created on `creator`, its instruction submitted by {@link MAKER} on `maker`.
+ * excluded): created on `creator`, its instruction submitted on `maker`, a client whose key
+ * acts as {@link MAKER} (approvals count the key's actor, not the body's name).
  *
  * @example
  * ```ts

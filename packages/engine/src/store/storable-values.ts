@@ -1,0 +1,139 @@
+/** Why a value cannot be stored alike by every store (memory, PGlite, PostgreSQL). */
+export type UnstorableProblem =
+  'nul_character' | 'lone_surrogate' | 'non_finite_number' | 'integer_out_of_range';
+
+/** An unstorable value and where it is: a JSON pointer into the value checked. */
+export interface UnstorableValue {
+  readonly pointer: string;
+  readonly problem: UnstorableProblem;
+}
+
+/**
+ * The range of a SQL `integer` column, which every number a store keeps outside a JSON
+ * document goes into (versions, sequences, attempts, limits).
+ *
+ * @example
+ * ```ts
+ * SQL_INTEGER_MAX; // 2147483647
+ * ```
+ */
+export const SQL_INTEGER_MAX = 2 ** 31 - 1;
+const SQL_INTEGER_MIN = -(2 ** 31);
+
+/**
+ * What each problem means, worded to follow the place it was found.
+ *
+ * @example
+ * ```ts
+ * `/note ${UNSTORABLE_MESSAGES.nul_character}`; // '/note contains U+0000 (NUL), which …'
+ * ```
+ */
+export const UNSTORABLE_MESSAGES: Readonly<Record<UnstorableProblem, string>> = {
+  nul_character: 'contains U+0000 (NUL), which PostgreSQL text cannot hold',
+  lone_surrogate: 'contains an unpaired UTF-16 surrogate, which has no UTF-8 form',
+  non_finite_number: 'is not a finite number (JSON has no Infinity or NaN)',
+  integer_out_of_range: `must be an integer from ${SQL_INTEGER_MIN} to ${SQL_INTEGER_MAX}`,
+};
+
+/**
+ * What keeps a text from being stored: a NUL character (PostgreSQL text refuses it) or an
+ * unpaired surrogate (it has no UTF-8 form: drivers silently replace it with U+FFFD).
+ *
+ * @example
+ * ```ts
+ * textProblem('ok');        // undefined
+ * textProblem('a\u0000b');  // 'nul_character'
+ * textProblem('\ud800');    // 'lone_surrogate'
+ * ```
+ */
+export function textProblem(text: string): 'nul_character' | 'lone_surrogate' | undefined {
+  if (text.includes('\u0000')) return 'nul_character';
+  if (!text.isWellFormed()) return 'lone_surrogate';
+  return undefined;
+}
+
+const escapeToken = (token: string): string => token.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * Every text (keys included) and number inside a JSON-like value that a store could not
+ * keep alike: texts with {@link textProblem}s and numbers that are not finite. Stops after
+ * `limit` findings.
+ *
+ * @example
+ * ```ts
+ * findUnstorable({ a: ['x', 'y\u0000'] }); // [{ pointer: '/a/1', problem: 'nul_character' }]
+ * ```
+ */
+export function findUnstorable(value: unknown, limit = 20): UnstorableValue[] {
+  const found: UnstorableValue[] = [];
+  const visit = (node: unknown, pointer: string): void => {
+    if (found.length >= limit) return;
+    if (typeof node === 'string') {
+      const problem = textProblem(node);
+      if (problem) found.push({ pointer, problem });
+    } else if (typeof node === 'number') {
+      if (!Number.isFinite(node)) found.push({ pointer, problem: 'non_finite_number' });
+    } else if (Array.isArray(node)) {
+      node.forEach((item, index) => visit(item, `${pointer}/${index}`));
+    } else if (typeof node === 'object' && node !== null) {
+      for (const [key, item] of Object.entries(node)) {
+        const at = `${pointer}/${escapeToken(key)}`;
+        const problem = textProblem(key);
+        if (problem) found.push({ pointer: at, problem });
+        visit(item, at);
+      }
+    }
+  };
+  visit(value, '');
+  return found;
+}
+
+/** Column-level numbers that a SQL `bigint` column holds instead of an `integer`. */
+const BIGINT_FIELDS = new Set(['offset_ms']);
+
+/**
+ * Numbers a store keeps in integer columns, as opposed to inside JSON documents: an
+ * argument itself, a field of an argument, or a field of a row in an argument's list.
+ */
+function integerColumnProblems(argument: unknown): UnstorableValue[] {
+  const check = (value: unknown, pointer: string, field: string): UnstorableValue[] => {
+    if (typeof value !== 'number' || !Number.isFinite(value)) return [];
+    const inRange = BIGINT_FIELDS.has(field)
+      ? Number.isSafeInteger(value)
+      : Number.isInteger(value) && value >= SQL_INTEGER_MIN && value <= SQL_INTEGER_MAX;
+    return inRange ? [] : [{ pointer, problem: 'integer_out_of_range' }];
+  };
+  const fields = (row: unknown, prefix: string): UnstorableValue[] =>
+    typeof row === 'object' && row !== null && !Array.isArray(row)
+      ? Object.entries(row).flatMap(([key, value]) =>
+          check(value, `${prefix}/${escapeToken(key)}`, key),
+        )
+      : [];
+  if (Array.isArray(argument))
+    return argument.flatMap((row, index) => [
+      ...check(row, `/${index}`, ''),
+      ...fields(row, `/${index}`),
+    ]);
+  return [...check(argument, '', ''), ...fields(argument, '')];
+}
+
+/**
+ * The first value among a store operation's arguments that no store could keep alike,
+ * with the argument's position: texts with NUL or unpaired surrogates and non-finite
+ * numbers anywhere, and integer columns out of their SQL range.
+ *
+ * @example
+ * ```ts
+ * firstUnstorableArgument([{ account: 'a' }, 'prun_\u0000']);
+ * // { argument: 1, pointer: '', problem: 'nul_character' }
+ * ```
+ */
+export function firstUnstorableArgument(
+  args: readonly unknown[],
+): (UnstorableValue & { readonly argument: number }) | undefined {
+  for (const [argument, value] of args.entries()) {
+    const found = findUnstorable(value, 1)[0] ?? integerColumnProblems(value)[0];
+    if (found) return { argument, ...found };
+  }
+  return undefined;
+}

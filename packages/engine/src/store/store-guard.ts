@@ -1,0 +1,40 @@
+import { firstUnstorableArgument, UNSTORABLE_MESSAGES } from './storable-values.js';
+import { StoreError } from './store-error.js';
+import type { StoreTransactionV1 } from './store-v1.js';
+
+/**
+ * A transaction whose every operation first refuses arguments that no store could keep
+ * alike, with an `unstorable_value` {@link StoreError} naming the operation, the argument
+ * and the place: a text with U+0000 or an unpaired surrogate (anywhere, documents and keys
+ * included), a number that is not finite, an integer column beyond its SQL range. The
+ * memory and SQL stores both guard their transactions with it, so they refuse exactly the
+ * same values instead of one storing what the other cannot (or silently rewrites).
+ *
+ * @example
+ * ```ts
+ * const guarded = guardStoreTransaction(tables);
+ * await guarded.getRun({ account: 'acct_a', environment: 'test' }, 'prun_\u0000');
+ * // rejects: StoreError unstorable_value "getRun: argument 2 contains U+0000 (NUL), …"
+ * ```
+ */
+export function guardStoreTransaction(tx: StoreTransactionV1): StoreTransactionV1 {
+  const guarded: Record<string, unknown> = {};
+  for (const [name, operation] of Object.entries(tx)) {
+    if (typeof operation !== 'function') {
+      guarded[name] = operation;
+      continue;
+    }
+    guarded[name] = (...args: unknown[]): unknown => {
+      const found = firstUnstorableArgument(args);
+      if (found === undefined) return (operation as (...a: unknown[]) => unknown).apply(tx, args);
+      const where = `argument ${found.argument + 1}${found.pointer === '' ? '' : ` at ${found.pointer}`}`;
+      return Promise.reject(
+        new StoreError(
+          'unstorable_value',
+          `${name}: ${where} ${UNSTORABLE_MESSAGES[found.problem]}`,
+        ),
+      );
+    };
+  }
+  return guarded as unknown as StoreTransactionV1;
+}
