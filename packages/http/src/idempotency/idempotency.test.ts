@@ -1,3 +1,4 @@
+import { canonicalDigest } from '@programrun/evidence';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore, type StoreV1 } from '@programrun/engine';
 import { HttpError } from '../errors/http-error.js';
@@ -143,6 +144,37 @@ describe('answerIdempotently', () => {
       ),
     ).toBe('idempotency_key_reused');
     expect(executions).toBe(0);
+  });
+
+  it('replays a record written before credential binding (no sender in its fingerprint) until it expires', async () => {
+    const { store, policy, request } = setup();
+    const legacy = canonicalDigest({
+      method: request.method,
+      path: request.path,
+      body: request.body as never,
+    });
+    await store.transaction((tx) =>
+      tx.putIdempotencyRecord({
+        ...request.scope,
+        key: request.key,
+        fingerprint: legacy,
+        state: 'completed',
+        response: {
+          status: 201,
+          body: '{"id":"prun_old"}',
+          content_type: 'application/json',
+          request_id: 'req_old',
+        },
+        locked_until: new Date(0).toISOString(),
+        created_at: policy.now().toISOString(),
+        expires_at: new Date(policy.now().getTime() + 60_000).toISOString(),
+      }),
+    );
+    const replay = await answer(store, request, policy, () =>
+      Promise.reject(new Error('must not run')),
+    );
+    expect(replay.status).toBe(201);
+    expect(await replay.text()).toBe('{"id":"prun_old"}');
   });
 
   it('stores nothing when the work throws, so the whole transaction can be retried', async () => {

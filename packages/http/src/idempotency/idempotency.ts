@@ -93,17 +93,29 @@ export function fingerprintOf(request: IdempotentRequest): string {
 }
 
 /**
+ * Whether a record was written for this request: its fingerprint, or the one versions
+ * before credential binding wrote (no sender), honoured until those records expire.
+ */
+export function recordedFor(record: IdempotencyRecord, request: IdempotentRequest): boolean {
+  return (
+    record.fingerprint === fingerprintOf(request) ||
+    record.fingerprint ===
+      canonicalDigest({ method: request.method, path: request.path, body: request.body as never })
+  );
+}
+
+/**
  * The stored answer to replay, or undefined when this request is the key's first. Throws
  * `idempotency_key_reused` for another request under the key. A record still `in_flight`
  * (written by an earlier version's two-step protocol) is in use until its lock ends.
  */
 export function replayable(
   existing: IdempotencyRecord | undefined,
-  fingerprint: string,
+  request: IdempotentRequest,
   now: Date,
 ): StoredResponse | undefined {
   const live = existing && existing.expires_at > now.toISOString() ? existing : undefined;
-  if (live && live.fingerprint !== fingerprint) {
+  if (live && !recordedFor(live, request)) {
     throw new HttpError(
       'idempotency_key_reused',
       'This Idempotency-Key was used for a different request or by another credential; use a new key for a new request.',
@@ -182,7 +194,7 @@ export async function answerIdempotently(
   const { tx } = transaction;
   const fingerprint = fingerprintOf(request);
   const existing = await tx.lockIdempotencyRecord(request.scope, request.key);
-  const stored = replayable(existing, fingerprint, policy.now());
+  const stored = replayable(existing, request, policy.now());
   if (stored) return replayOf(stored);
   const response = await work();
   if (!isFinalOutcome(response.status)) return response;

@@ -4,6 +4,7 @@ import { responseText } from '../body-cache.js';
 import {
   completedRecord,
   fingerprintOf,
+  recordedFor,
   replayable,
   replayOf,
   type IdempotencyPolicy,
@@ -31,9 +32,9 @@ export async function decideResumable(
   const now = policy.now();
   const existing = await uow.tx.lockIdempotencyRecord(request.scope, request.key);
   // A recorded plan (fingerprint checked) resumes; anything else follows the usual rules.
-  if (existing?.state === 'in_flight' && existing.response && existing.fingerprint === fingerprint)
+  if (existing?.state === 'in_flight' && existing.response && recordedFor(existing, request))
     if (existing.expires_at > now.toISOString()) return { plan: existing.response };
-  const stored = replayable(existing, fingerprint, now);
+  const stored = replayable(existing, request, now);
   if (stored) return { replay: replayOf(stored) };
   const plan = await planned();
   await uow.tx.putIdempotencyRecord({
