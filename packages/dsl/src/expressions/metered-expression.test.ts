@@ -100,4 +100,19 @@ describe('metered evaluation', () => {
     const { evaluate } = metered('s.matches("(?=a)")');
     expect(String(evaluate())).toContain('uses lookahead');
   });
+
+  it('refuses timestamps of days the calendar lacks instead of rolling them over', () => {
+    expect(String(metered('timestamp("2026-02-30T00:00:00Z")').evaluate())).toContain(
+      'is not a calendar date',
+    );
+    expect(String(metered('timestamp("2026-02-29T12:00:00Z")').evaluate())).toContain(
+      'is not a calendar date',
+    );
+    expect(String(metered('timestamp(s + "-13-01T00:00:00Z")').evaluate({ s: '2026' }))).toContain(
+      'is not a calendar date',
+    );
+    expect(metered('timestamp("2028-02-29T23:30:00+01:00")').evaluate()).toEqual(
+      new Date('2028-02-29T22:30:00Z'),
+    );
+  });
 });

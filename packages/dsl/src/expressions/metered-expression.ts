@@ -80,6 +80,32 @@ function matchesOnRe2(node: CelNode, meter: EvaluationMeter): EvaluateNode {
   };
 }
 
+const TIMESTAMP_DATE = /^(\d{4})-(\d{2})-(\d{2})T/;
+
+/** Whether an ISO 8601 timestamp's date part is a day of the calendar (no 30 February). */
+function isCalendarDate(text: string): boolean {
+  const match = TIMESTAMP_DATE.exec(text);
+  if (!match) return true; // cel-js refuses what is not ISO 8601 itself
+  const [year, month, day] = match.slice(1).map(Number) as [number, number, number];
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return month >= 1 && month <= 12 && day >= 1 && day <= days;
+}
+
+/**
+ * `timestamp(string)` refusing dates the calendar lacks, which cel-js (through `new Date`)
+ * would roll over: `timestamp('2026-02-30T00:00:00Z')` is an error, not 2 March.
+ */
+function strictTimestamp(node: CelNode): EvaluateNode {
+  const argument = functionCall(node)!.args[0]!;
+  const evaluate = node.meta.evaluate;
+  return (evaluator, _node, context) => {
+    const text = evaluator.run(argument, context);
+    if (typeof text === 'string' && !isCalendarDate(text))
+      throw new Error(`timestamp: ${JSON.stringify(text)} is not a calendar date`);
+    return evaluate.call(node, evaluator, node, context);
+  };
+}
+
 /** What a node does when evaluated, before metering: cel-js's own evaluation, resolved. */
 function evaluationOf(node: CelNode, meter: EvaluationMeter): EvaluateNode {
   const { alternate, macro } = node.meta;
@@ -88,6 +114,8 @@ function evaluationOf(node: CelNode, meter: EvaluationMeter): EvaluateNode {
   if (macro) return (evaluator, _node, context) => macro.evaluate(evaluator, macro, context);
   const method = methodCall(node);
   if (method?.name === 'matches' && method.args.length === 1) return matchesOnRe2(node, meter);
+  const call = functionCall(node);
+  if (call?.name === 'timestamp' && call.args.length === 1) return strictTimestamp(node);
   const evaluate = node.meta.evaluate;
   return (evaluator, _node, context) => evaluate.call(node, evaluator, node, context);
 }
