@@ -55,6 +55,24 @@ export { systemClock, createVirtualClock, createOffsetClock } from './time/clock
 export type { Clock, AdjustableClock } from './time/clock.js';
 export { randomIds, seededIds, randomBase62 } from './ids/random-ids.js';
 export type { IdGenerator } from './ids/random-ids.js';
+export { createCircuitBreaker } from './flow-control/circuit-breaker.js';
+export type {
+  CallOutcome,
+  CircuitBreaker,
+  CircuitBreakerOptions,
+  CircuitState,
+  CircuitStatus,
+  PartyPosture,
+} from './flow-control/circuit-breaker.js';
+export { createRateLimiter } from './flow-control/rate-limiter.js';
+export type { PartyRateLimiter, PartyRateLimiterOptions } from './flow-control/rate-limiter.js';
+export { createFairQueue } from './flow-control/fair-queue.js';
+export type {
+  FairQueue,
+  FairQueueKeyStats,
+  FairQueueOptions,
+  FairQueueStats,
+} from './flow-control/fair-queue.js';
 export { createMemoryStore } from './store/memory-store.js';
 export { StoreError, isStoreError } from './store/store-error.js';
 export type { StoreErrorCode } from './store/store-error.js';

@@ -8,6 +8,11 @@ export type CheckErrorCode =
   | 'invalid_check_option'
   /** The scenario's input schema leaves nothing to break (no required field, no constraint). */
   | 'no_near_misses'
+  /**
+   * An input-schema `pattern` strings cannot be generated for: RE2 refuses it, it has no
+   * ECMAScript translation, or no generated string matches it.
+   */
+  | 'unsupported_pattern'
   /** The scenario file given to `scenarioSuite` or `loadCompiledScenario` does not load. */
   | 'scenario_not_loaded'
   /** `scenarioSuite` was called outside vitest, or vitest is not installed. */

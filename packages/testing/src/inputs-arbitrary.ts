@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import type { CompiledScenario } from '@programrun/dsl';
 import type { JsonObject } from '@programrun/evidence';
 import { FORMAT_ARBITRARIES } from './format-arbitraries.js';
+import { patternArbitrary } from './pattern-arbitrary.js';
 
 type Schema = Readonly<Record<string, unknown>>;
 
@@ -21,7 +22,8 @@ export function valueArbitrary(schema: Schema): fc.Arbitrary<unknown> {
       const format =
         typeof schema.format === 'string' ? FORMAT_ARBITRARIES[schema.format] : undefined;
       if (format) return format;
-      if (typeof schema.pattern === 'string') return fc.stringMatching(new RegExp(schema.pattern));
+      // RE2 patterns, translated for fast-check; every string is checked with RE2.
+      if (typeof schema.pattern === 'string') return patternArbitrary(schema.pattern);
       const maxLength = typeof schema.maxLength === 'number' ? schema.maxLength : 40;
       const minLength = typeof schema.minLength === 'number' ? schema.minLength : 0;
       return fc.string({ minLength, maxLength: Math.max(minLength, Math.min(maxLength, 40)) });

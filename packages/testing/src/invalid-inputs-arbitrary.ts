@@ -3,6 +3,7 @@ import type { CompiledScenario } from '@programrun/dsl';
 import { CheckError } from './check-error.js';
 import { inputsArbitrary } from './inputs-arbitrary.js';
 import { FORMAT_NEAR_MISSES, wrongTypeValues, type NearMissValue } from './near-miss-values.js';
+import { patternMatcher } from './pattern-arbitrary.js';
 
 type Schema = Readonly<Record<string, unknown>>;
 
@@ -49,9 +50,10 @@ function stringBreaks(schema: Schema, valid: unknown): NearMissValue[] {
   const format = typeof schema.format === 'string' ? FORMAT_NEAR_MISSES[schema.format] : undefined;
   if (format) values.push(...format(text));
   if (typeof schema.pattern === 'string') {
-    const pattern = new RegExp(schema.pattern, 'u');
+    // Matched with RE2, as the input validator does.
+    const matches = patternMatcher(schema.pattern);
     const candidates = ['', '!', ' ', ...(text === undefined ? [] : [`${text}!`, `!${text}`])];
-    const value = candidates.find((candidate) => !pattern.test(candidate));
+    const value = candidates.find((candidate) => !matches(candidate));
     if (value !== undefined)
       values.push({ breaks: `string not matching ${schema.pattern}`, value });
   }

@@ -21,3 +21,17 @@ export type {
   ResolveQuery,
   Resolver,
 } from './guarded-lookup.js';
+export { createHttpConnector, DEFAULT_CONNECTOR_TIMEOUT_MS } from './connectors/http-connector.js';
+export type { HttpConnectorOptions } from './connectors/http-connector.js';
+export { classifyAttempt, HANDOFF_ANSWER_LIMIT } from './connectors/classify-attempt.js';
+export { parseHandoffAnswer, MAX_REFERENCE_LENGTH } from './connectors/parse-answer.js';
+export type { ParsedAnswer } from './connectors/parse-answer.js';
+export { PermanentConnectorError, TransientConnectorError } from './connectors/connector-errors.js';
+export type { PermanentErrorReason, TransientErrorClass } from './connectors/connector-errors.js';
+export type {
+  HandoffAnswer,
+  HandoffConnector,
+  HandoffContext,
+  HandoffOutcome,
+  HandoffRequest,
+} from './connectors/handoff-contract.js';

@@ -38,7 +38,8 @@ export type DeliveryErrorCode =
   | 'connection_failed'
   | 'tls_error'
   | 'redirect_not_followed'
-  | 'invalid_request';
+  | 'invalid_request'
+  | 'aborted';
 
 /** Why an attempt failed. */
 export interface DeliveryError {
@@ -57,7 +58,7 @@ export interface DeliveryAttemptResult {
   /** Milliseconds from the start of the attempt to the response headers (or the failure). */
   readonly latencyMs: number;
   readonly error: DeliveryError | null;
-  /** The first 1 KiB of the response body (UTF-8), when there was a response. */
+  /** The first 1 KiB (or `responseBodyLimit` bytes) of the response body (UTF-8), when there was a response. */
   readonly responseBody?: string;
 }
 
@@ -84,6 +85,10 @@ export interface WebhookRequest {
   readonly resolve?: Resolver;
   /** Connection pools from `createWebhookAgents()`; without them each attempt opens its own connection. */
   readonly agents?: WebhookAgents;
+  /** Ends the attempt early (error code `aborted`), e.g. when the caller gives up or shuts down. */
+  readonly signal?: AbortSignal;
+  /** How many bytes of the answer to keep; more closes the connection. @default RESPONSE_BODY_LIMIT */
+  readonly responseBodyLimit?: number;
 }
 
 /**
@@ -240,8 +245,9 @@ function refused(started: number, error: DeliveryError): DeliveryAttemptResult {
  * Sends one webhook: a POST of `body` to `url`, re-checking the URL first, connecting
  * only to permitted addresses (IP literals checked here, host names by the guarded
  * lookup), never following redirects (a 3xx is `redirect_not_followed`), reading at most
- * 1 KiB of the answer, and giving up after `timeoutMs` (`timeout`). It never throws:
- * every failure is a result with a stable code.
+ * 1 KiB of the answer (or `responseBodyLimit` bytes), and giving up after `timeoutMs`
+ * (`timeout`) or when `signal` aborts (`aborted`). It never throws: every failure is a
+ * result with a stable code.
  *
  * @example
  * ```ts
@@ -259,6 +265,9 @@ function refused(started: number, error: DeliveryError): DeliveryAttemptResult {
  */
 export function sendWebhook(request: WebhookRequest): Promise<DeliveryAttemptResult> {
   const started = performance.now();
+  if (request.signal?.aborted === true) {
+    return Promise.resolve(refused(started, abortedError()));
+  }
   const checked = checkEndpointUrl(request.url, request);
   if (!checked.ok) {
     return Promise.resolve(refused(started, { code: checked.code, message: checked.message }));
@@ -308,15 +317,17 @@ function exchange(
   let received = 0;
   let settled = false;
   let outgoing: http.ClientRequest | undefined;
+  const limit = request.responseBodyLimit ?? RESPONSE_BODY_LIMIT;
 
   const finish = (error: DeliveryError | null): void => {
     if (settled) return;
     settled = true;
     clearTimeout(timer);
+    request.signal?.removeEventListener('abort', onAbort);
     if (status === null) {
       resolve({ status, latencyMs: Math.round(performance.now() - started), error });
     } else {
-      const responseBody = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8');
+      const responseBody = Buffer.concat(chunks).subarray(0, limit).toString('utf8');
       resolve({ status, latencyMs, error: error ?? redirectError(status), responseBody });
     }
   };
@@ -333,6 +344,12 @@ function exchange(
     );
     outgoing?.destroy();
   }, request.timeoutMs);
+
+  const onAbort = (): void => {
+    finish(abortedError());
+    outgoing?.destroy();
+  };
+  request.signal?.addEventListener('abort', onAbort, { once: true });
 
   try {
     outgoing = (secure ? https : http).request(options);
@@ -354,7 +371,7 @@ function exchange(
       if (settled) return;
       chunks.push(chunk);
       received += chunk.length;
-      if (received > RESPONSE_BODY_LIMIT) {
+      if (received > limit) {
         // Discard the rest by closing the connection rather than reading it.
         finish(null);
         sending.destroy();
@@ -362,6 +379,10 @@ function exchange(
     });
   });
   sending.end(body);
+}
+
+function abortedError(): DeliveryError {
+  return { code: 'aborted', message: 'The attempt was aborted.' };
 }
 
 function redirectError(status: number): DeliveryError | null {
