@@ -5,6 +5,7 @@ import type { LifecycleRecord } from '../lifecycle/lifecycle-record.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { isStoreError } from '../store/store-error.js';
 import type { IdempotencyRecord, Scope, StoredRun, StoreV1, TimerRow } from '../store/store-v1.js';
+import type { WebhookEndpointRow } from '../store/webhook-spec.js';
 
 export const scope: Scope = { account: 'acct_a', environment: 'test' };
 export const otherAccount: Scope = { account: 'acct_b', environment: 'test' };
@@ -69,6 +70,32 @@ export function timer(id: string, dueAt: string, overrides: Partial<TimerRow> = 
     due_at: dueAt,
     payload: { outcome: 'confirmed' },
     status: 'pending',
+    ...overrides,
+  };
+}
+
+/** A webhook endpoint row in `scope` (override the scope, secrets or any field). */
+export function webhookEndpoint(
+  id: string,
+  overrides: Partial<WebhookEndpointRow> = {},
+): WebhookEndpointRow {
+  const at = '2026-01-01T00:00:00.000Z';
+  return {
+    id,
+    ...scope,
+    url: `https://hooks.example.com/${id}`,
+    description: null,
+    enabled_events: ['*'],
+    status: 'enabled',
+    disabled_reason: null,
+    disabled_at: null,
+    secrets: [
+      { secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', created_at: at, expires_at: null },
+    ],
+    failing_since: null,
+    disabled_count: 0,
+    created_at: at,
+    updated_at: at,
     ...overrides,
   };
 }

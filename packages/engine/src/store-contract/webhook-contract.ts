@@ -1,33 +1,13 @@
 import { expect, it } from 'vitest';
 import { isStoreError, type StoreErrorCode } from '../store/store-error.js';
 import type { Scope, StoreV1 } from '../store/store-v1.js';
-import type {
-  WebhookDeliveryRow,
-  WebhookEndpointRow,
-  WebhookEventRow,
-} from '../store/webhook-spec.js';
+import type { WebhookDeliveryRow, WebhookEventRow } from '../store/webhook-spec.js';
+import { otherAccount, scope, webhookEndpoint } from './fixtures.js';
 
-const scope: Scope = { account: 'acct_a', environment: 'test' };
-const otherAccount: Scope = { account: 'acct_b', environment: 'test' };
 const live: Scope = { account: 'acct_a', environment: 'live' };
 const T0 = '2026-01-01T00:00:00.000Z';
 
-const endpoint = (id: string, overrides: Partial<WebhookEndpointRow> = {}): WebhookEndpointRow => ({
-  id,
-  ...scope,
-  url: `https://hooks.example.com/${id}`,
-  description: null,
-  enabled_events: ['*'],
-  status: 'enabled',
-  disabled_reason: null,
-  disabled_at: null,
-  secrets: [{ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', created_at: T0, expires_at: null }],
-  failing_since: null,
-  disabled_count: 0,
-  created_at: T0,
-  updated_at: T0,
-  ...overrides,
-});
+const endpoint = webhookEndpoint;
 
 const event = (
   id: string,

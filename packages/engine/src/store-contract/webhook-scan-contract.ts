@@ -1,26 +1,15 @@
 import { expect, it } from 'vitest';
 import type { Scope, StoreV1 } from '../store/store-v1.js';
 import type { WebhookEndpointRow } from '../store/webhook-spec.js';
+import { webhookEndpoint } from './fixtures.js';
 
 const T0 = '2026-01-01T00:00:00.000Z';
 
-const endpoint = (id: string, scope: Scope): WebhookEndpointRow => ({
-  id,
-  ...scope,
-  url: `https://hooks.example.com/${id}`,
-  description: null,
-  enabled_events: ['*'],
-  status: 'enabled',
-  disabled_reason: null,
-  disabled_at: null,
-  secrets: [
-    { secret: 'sealed:v1:0123456789ab:AAAA', last4: 'LaSw', created_at: T0, expires_at: null },
-  ],
-  failing_since: null,
-  disabled_count: 0,
-  created_at: T0,
-  updated_at: T0,
-});
+const SEALED = [
+  { secret: 'sealed:v1:0123456789ab:AAAA', last4: 'LaSw', created_at: T0, expires_at: null },
+];
+const endpoint = (id: string, scope: Scope): WebhookEndpointRow =>
+  webhookEndpoint(id, { ...scope, secrets: SEALED });
 
 /**
  * `scanWebhookEndpoints` (Store spec v1): every scope's endpoints by id, in pages, for
