@@ -10,7 +10,16 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 /** The CLI and the workspace packages it runs on, dependencies first. */
-const PACKAGES = ['evidence', 'dsl', 'engine', 'testing', 'http', 'store-postgres', 'cli'];
+const PACKAGES = [
+  'evidence',
+  'dsl',
+  'engine',
+  'testing',
+  'http',
+  'store-postgres',
+  'webhooks',
+  'cli',
+];
 
 function newest(path: string): number {
   const info = statSync(path, { throwIfNoEntry: false });

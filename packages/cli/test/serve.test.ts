@@ -1,48 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, programrun, ROOT } from './run-bin.js';
+import { programrun } from './run-bin.js';
+import { killServers, serve } from './serve-process.js';
 
-const children: ChildProcess[] = [];
 const directories: string[] = [];
 
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  killServers();
   for (const directory of directories) await rm(directory, { recursive: true, force: true });
 });
-
-/** Starts `programrun serve` and waits for its banner. */
-function serve(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [BIN, 'serve', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, PROGRAMRUN_STORE: '', PROGRAMRUN_TEST_KEY: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const started = new Promise<{ base: string; key: string }>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`serve did not start:\n${stdout}${stderr}`)),
-      30_000,
-    );
-    child.stdout.on('data', () => {
-      const base = /on (http:\/\/127\.0\.0\.1:\d+) /.exec(stdout)?.[1];
-      const key = /Test API key: (\S+)/.exec(stdout)?.[1];
-      if (base && key && stdout.includes('Stop with')) {
-        clearTimeout(timer);
-        resolve({ base, key });
-      }
-    });
-    void exited.then((code) => reject(new Error(`serve exited with ${String(code)}: ${stderr}`)));
-  });
-  return { child, started, exited, output: () => ({ stdout, stderr }) };
-}
 
 describe('programrun serve', () => {
   it('serves the catalogue with the printed key on loopback and stops cleanly on SIGTERM', async () => {

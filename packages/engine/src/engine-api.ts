@@ -11,6 +11,8 @@ import type { SignalResult } from './signals/apply-signal.js';
 import type { Signal } from './signals/signal.js';
 import type { Page, RunQuery, Scope } from './store/store-v1.js';
 import type { Webhooks } from './webhooks/webhooks.js';
+import type { HandoffWorkerOptions, HandoffWorkers } from './handoffs/handoff-workers.js';
+import type { PartnerStatus } from './handoffs/partner-status.js';
 
 /**
  * One store transaction of a scope in which runs are created and signalled: what it writes
@@ -110,8 +112,47 @@ export interface Engine {
    * `environment`'s evidence when given.
    */
   evidenceKeys(environment?: RunEnvironment): Jwks;
-  /** Due time of the scope's earliest pending timer (a deadline or a partner answer). */
+  /**
+   * Due time of the scope's earliest pending timer (a deadline) or, in test, queued
+   * sandbox job (a simulated partner's answer).
+   */
   nextTimerDue(scope: Scope): Promise<string | null>;
+  /**
+   * Claims and calls the due handoff jobs of an environment until none is due, awaiting the
+   * calls (for tests and scripts): in test the sandbox answers, each account on its own
+   * clock; in live the `connectors` are called within their flow control. Returns how many
+   * calls were settled.
+   *
+   * @example
+   * ```ts
+   * await engine.createRun({ account: 'acct_demo', environment: 'live' }, request);
+   * await engine.runDueHandoffs('live'); // the partners' connectors were called
+   * ```
+   */
+  runDueHandoffs(environment: RunEnvironment): Promise<number>;
+  /**
+   * Starts background workers that call the live `connectors` on real time: polling every
+   * `handoffs.pollIntervalMs`, woken after any commit that queued a job, calling
+   * concurrently up to the host's and the parties' limits. `startScheduler` starts them.
+   *
+   * @example
+   * ```ts
+   * const workers = engine.startHandoffWorkers({ onError: (error) => console.error(error) });
+   * await workers.stop(); // waits for the calls in flight
+   * ```
+   */
+  startHandoffWorkers(options?: HandoffWorkerOptions): HandoffWorkers;
+  /**
+   * The partners of a scope with their limits, the account's jobs and this host's breaker:
+   * in live every party with a connector; in test the parties of open sandbox jobs.
+   *
+   * @example
+   * ```ts
+   * for (const partner of await engine.partners({ account: 'acct_demo', environment: 'live' }))
+   *   console.log(partner.party, partner.in_flight, partner.breaker.status);
+   * ```
+   */
+  partners(scope: Scope): Promise<PartnerStatus[]>;
   /** Current time of a scope: the live clock, or the account's test clock. */
   now(scope: Scope): Promise<Date>;
 }

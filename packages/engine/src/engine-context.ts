@@ -1,5 +1,6 @@
 import type { ScenarioCatalogue } from './catalogue/scenario-catalogue.js';
 import type { EvidenceKeys } from './evidence/evidence-keys.js';
+import type { HandoffSettings } from './handoffs/handoff-settings.js';
 import type { SandboxOptions } from './handoffs/sandbox.js';
 import type { IdGenerator } from './ids/random-ids.js';
 import type { TransactionRunner } from './kernel/transaction-runner.js';
@@ -20,6 +21,8 @@ export interface EngineContext {
   readonly clocks: EnvironmentClocks;
   readonly ids: IdGenerator;
   readonly sandbox: SandboxOptions;
+  /** Live connectors with this host's flow control, leases, retries and the job wake-up. */
+  readonly handoffs: HandoffSettings;
   /** How long a host holds the due timers it claimed (live clock milliseconds). */
   readonly timerLeaseMs: number;
   /** When queued webhook deliveries fall due, and the wake-up after their commit. */

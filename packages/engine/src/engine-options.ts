@@ -6,6 +6,8 @@ import type { StoreV1 } from './store/store-v1.js';
 import type { SandboxOptions } from './handoffs/sandbox.js';
 import type { EvidenceKeysOption } from './evidence/evidence-keys.js';
 import type { WebhookOptions } from './webhooks/webhook-options.js';
+import type { HandoffConnector } from './connectors/handoff-contract.js';
+import type { HandoffOptions, PartnerConnection } from './handoffs/handoff-settings.js';
 
 /** Options of `createEngine`. */
 export interface EngineOptions {
@@ -43,4 +45,13 @@ export interface EngineOptions {
   readonly evidence?: { readonly keys: EvidenceKeysOption };
   /** Webhook endpoints and delivery: loopback for development, retry schedule, limits. */
   readonly webhooks?: WebhookOptions;
+  /**
+   * The partners this host calls in the live environment, by party id: a connector, or a
+   * connector with its limits. A live handoff to a party listed here becomes a durable job
+   * that workers call (with retries, leases and flow control); without one, the host posts
+   * answers to the handoff endpoint as before. Test runs always use the sandbox connector.
+   */
+  readonly connectors?: Readonly<Record<string, HandoffConnector | PartnerConnection>>;
+  /** How handoff jobs are leased, retried and polled. */
+  readonly handoffs?: HandoffOptions;
 }

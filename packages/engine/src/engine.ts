@@ -6,6 +6,10 @@ import type { EngineOptions } from './engine-options.js';
 import { createAccessRequest } from './evidence/create-access-request.js';
 import { resolveEvidenceKeys } from './evidence/evidence-keys.js';
 import { exportEvidence } from './evidence/export-evidence.js';
+import { resolveHandoffSettings } from './handoffs/handoff-settings.js';
+import { startHandoffWorkers } from './handoffs/handoff-workers.js';
+import { partnerStatuses } from './handoffs/partner-status.js';
+import { runDueHandoffs } from './handoffs/run-due-handoffs.js';
 import { randomIds } from './ids/random-ids.js';
 import { createTransactionRunner, joinTransaction } from './kernel/transaction-runner.js';
 import { createDeliveryWakeup } from './outbox/delivery-wakeup.js';
@@ -15,6 +19,7 @@ import { applySignal } from './signals/apply-signal.js';
 import { systemClock } from './time/clock.js';
 import { createEnvironmentClocks } from './time/environment-clocks.js';
 import { runDueTimers } from './time/fire-timers.js';
+import { nextDue } from './time/next-due.js';
 import { createTestClocks } from './time/test-clock.js';
 import { createWebhooks } from './webhooks/webhooks.js';
 
@@ -34,6 +39,7 @@ function engineContext(options: EngineOptions): EngineContext {
     clocks,
     ids: options.ids ?? randomIds(),
     sandbox: options.sandbox ?? {},
+    handoffs: resolveHandoffSettings(options.connectors, options.handoffs),
     timerLeaseMs: options.timerLeaseMs ?? 60_000,
     deliveries: createDeliveryWakeup(clocks),
     evidenceKeys: resolveEvidenceKeys(options.evidence?.keys),
@@ -113,10 +119,13 @@ export function createEngine(options: EngineOptions): Engine {
     evidenceKeys: (environment) => context.evidenceKeys.publicJwks(environment),
     async nextTimerDue(scope) {
       const next = await transactions.run(({ tx }) =>
-        tx.nextTimer({ environment: scope.environment, account: scope.account }),
+        nextDue(tx, { environment: scope.environment, account: scope.account }),
       );
-      return next?.due_at ?? null;
+      return next?.dueAt ?? null;
     },
+    runDueHandoffs: (environment) => runDueHandoffs(context, environment),
+    startHandoffWorkers: (workerOptions) => startHandoffWorkers(context, workerOptions),
+    partners: (scope) => partnerStatuses(context, scope),
     now: (scope) => transactions.run(({ tx }) => context.clocks.now(tx, scope)),
   };
 }

@@ -44,6 +44,9 @@ export type {
   ActivationResult,
 } from './activation/issuer-activations.js';
 export type { EngineOptions } from './engine-options.js';
+export type { HandoffOptions, PartnerConnection } from './handoffs/handoff-settings.js';
+export type { HandoffWorkerOptions, HandoffWorkers } from './handoffs/handoff-workers.js';
+export type { PartnerStatus } from './handoffs/partner-status.js';
 export type { EnvironmentEvidenceKeys, EvidenceKeysOption } from './evidence/evidence-keys.js';
 export { EngineError } from './errors.js';
 export type { EngineErrorCode, FieldIssue } from './errors.js';
@@ -55,6 +58,15 @@ export { systemClock, createVirtualClock, createOffsetClock } from './time/clock
 export type { Clock, AdjustableClock } from './time/clock.js';
 export { randomIds, seededIds, randomBase62 } from './ids/random-ids.js';
 export type { IdGenerator } from './ids/random-ids.js';
+export { PermanentConnectorError, TransientConnectorError } from './connectors/connector-errors.js';
+export type { PermanentErrorReason, TransientErrorClass } from './connectors/connector-errors.js';
+export type {
+  HandoffAnswer,
+  HandoffConnector,
+  HandoffContext,
+  HandoffOutcome,
+  HandoffRequest,
+} from './connectors/handoff-contract.js';
 export { createCircuitBreaker } from './flow-control/circuit-breaker.js';
 export type {
   CallOutcome,
@@ -101,6 +113,12 @@ export type {
   TimerQuery,
   RunQuery,
   Page,
+  HandoffJobClaim,
+  HandoffJobError,
+  HandoffJobQuery,
+  HandoffJobRow,
+  HandoffJobStatus,
+  HandoffPartyLoad,
 } from './store/store-v1.js';
 export type { LifecycleRecord } from './lifecycle/lifecycle-record.js';
 export {
@@ -123,6 +141,7 @@ export type {
   RunRecord,
   RunStatus,
   AwaitingRecord,
+  AwaitingHandoffJob,
   StageRecord,
   PostureRecord,
   ActivationPosture,

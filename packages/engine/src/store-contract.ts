@@ -1,6 +1,8 @@
 import { describe } from 'vitest';
 import type { StoreV1 } from './store/store-v1.js';
 import { defineAccountContract } from './store-contract/account-contract.js';
+import { defineHandoffJobClaimContract } from './store-contract/handoff-job-claim-contract.js';
+import { defineHandoffJobContract } from './store-contract/handoff-job-contract.js';
 import { defineIdempotencyContract } from './store-contract/idempotency-contract.js';
 import { defineRunContract } from './store-contract/run-contract.js';
 import { defineTimerContract } from './store-contract/timer-contract.js';
@@ -15,7 +17,7 @@ export type StoreFactory = () => Promise<StoreV1> | StoreV1;
 /**
  * The Store spec v1 contract: every store (memory, PGlite, PostgreSQL) must pass it.
  * Call it from a vitest file with a factory that returns a fresh, empty store. One part
- * per table group, as the spec is split (runs, timers, accounts, idempotency, webhooks),
+ * per table group, as the spec is split (runs, timers, accounts, idempotency, webhooks, handoff jobs),
  * and one for the values every store must refuse alike (`unstorable_value`).
  *
  * @example
@@ -41,6 +43,8 @@ export function defineStoreContract(name: string, createStore: StoreFactory): vo
     defineWebhookStoreContract(withStore);
     defineWebhookClaimContract(withStore);
     defineWebhookScanContract(withStore);
+    defineHandoffJobContract(withStore);
+    defineHandoffJobClaimContract(withStore);
     defineUnstorableContract(withStore);
   });
 }

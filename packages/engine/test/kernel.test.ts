@@ -34,7 +34,6 @@ function startedWallet(environment: 'test' | 'live' = 'test') {
     now: NOW,
     facts: started.facts,
     context: started.snapshot.context,
-    sandbox: {},
   });
   const stages = advanceStages(
     initialStages(wallet.graph),
@@ -62,7 +61,7 @@ function startedWallet(environment: 'test' | 'live' = 'test') {
 }
 
 describe('planTimers', () => {
-  it('gives a handoff its timeout, its partner key and (in test) the simulated answer', () => {
+  it('gives a handoff its timeout and its partner key', () => {
     const { plan } = startedWallet('test');
     const requested = plan.facts.find((fact) => fact.type === 'handoff.requested')!;
     expect(requested.step).toBe('screen_destination');
@@ -70,16 +69,15 @@ describe('planTimers', () => {
       idempotency_key: partnerIdempotencyKey('prun_kernel', 'screen_destination', 1),
       deadline: at(10 * 60_000), // timeout: PT10M
     });
+    // The simulated answer is a sandbox handoff job now (planHandoffJobs), not a timer.
     expect(
       plan.timers.map(({ kind, step, attempt, due_at }) => ({ kind, step, attempt, due_at })),
     ).toEqual([
       { kind: 'timeout', step: 'screen_destination', attempt: 1, due_at: at(10 * 60_000) },
-      // the chain analytics party's simulation latency, PT20S
-      { kind: 'partner_response', step: 'screen_destination', attempt: 1, due_at: at(20_000) },
     ]);
   });
 
-  it('schedules no simulated answer in the live environment', () => {
+  it('schedules the same timers in the live environment', () => {
     const { plan } = startedWallet('live');
     expect(plan.timers.map((timer) => timer.kind)).toEqual(['timeout']);
   });
@@ -107,7 +105,6 @@ describe('planTimers', () => {
         },
       ],
       context: wallet.start({ environment: 'test', inputs: WALLET_INPUTS }).snapshot.context,
-      sandbox: {},
     });
     expect(plan.facts[0]!.data.deadline).toBe(at(4 * 3600_000));
     expect(plan.timers).toMatchObject([{ kind: 'expiry', step: 'release_approval', attempt: 2 }]);

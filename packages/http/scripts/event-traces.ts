@@ -9,7 +9,9 @@ import {
   createMemoryStore,
   createVirtualClock,
   seededIds,
+  TransientConnectorError,
   webhookEventOf,
+  type HandoffConnector,
   type LifecycleRecord,
   type RunRecord,
   type WebhookEvent,
@@ -197,6 +199,93 @@ export async function activationTrace(): Promise<EventTrace> {
 }
 
 /**
+ * A live run of `wallet-delivery@v1` whose chain-analytics party has a connector that
+ * fails once (a 503) and answers the retry: the only way `handoff.attempted` happens (the
+ * sandbox's calls are not recorded).
+ *
+ * @example
+ * ```ts
+ * const trace = await connectorTrace(); // … handoff.requested, handoff.attempted ×2, handoff.confirmed …
+ * ```
+ */
+export async function connectorTrace(): Promise<EventTrace> {
+  const scenarios = await catalogueScenarios();
+  const compiled = scenarios.find((scenario) => scenario.id === 'wallet-delivery@v1')!;
+  const clock = createVirtualClock('2026-06-01T08:00:00.000Z');
+  let calls = 0;
+  const chainAnalytics: HandoffConnector = (request) => {
+    calls += 1;
+    if (calls === 1) {
+      return Promise.reject(
+        new TransientConnectorError('http_5xx', 'The partner answered 503.', 503),
+      );
+    }
+    return Promise.resolve({
+      outcome: 'confirmed',
+      reference: `CA-${request.idempotency_key.slice(4, 12)}`,
+      data: { risk: 'low' },
+    });
+  };
+  const engine = createEngine({
+    store: createMemoryStore(),
+    scenarios,
+    clock,
+    testClock: createVirtualClock('2026-06-01T08:00:00.000Z'),
+    ids: seededIds('connector'),
+    connectors: { chain_analytics: chainAnalytics },
+  });
+  const scope = { account: 'acct_platform', environment: 'live' } as const;
+  const { run } = await engine.createRun(scope, {
+    scenario_id: compiled.id,
+    inputs: compiled.definition.example_inputs,
+  });
+  await engine.runDueHandoffs('live');
+  // The retry is due within the first backoff (at most a second).
+  clock.advanceTo(new Date('2026-06-01T08:00:05.000Z'));
+  await engine.runDueHandoffs('live');
+  const answered = await engine.getRun(scope, run.id);
+  const records = await engine.listEvents(scope, run.id, { limit: 1000 });
+  return { label: `${compiled.id} live connector`, events: eventsOf(answered, records) };
+}
+
+/**
+ * A `handoff.attempted` event as a live connector's retry writes it: an illustrative
+ * instance (a real call's `duration_ms` is measured, so real runs are not byte-stable).
+ *
+ * @example
+ * ```ts
+ * HANDOFF_ATTEMPTED_EXAMPLE.data.outcome; // 'retrying'
+ * ```
+ */
+export const HANDOFF_ATTEMPTED_EXAMPLE: WebhookEvent = {
+  id: 'evt_8c1f4b2a9e7d3c6b5a4f1e0d2c9b8a7f',
+  object: 'event',
+  type: 'program_run.handoff.attempted',
+  sequence: 6,
+  created: '2026-06-01T08:00:00.412Z',
+  livemode: true,
+  run: {
+    id: 'prun_4f1c2d3e4f5a6b7c8d9e0f1a',
+    scenario_id: 'wallet-delivery@v1',
+    scenario_digest: 'sha256:3b1e0a4c5d6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b',
+  },
+  stage: 'intake',
+  step: 'screen_destination',
+  data: {
+    party: 'chain_analytics',
+    attempt: 1,
+    call: 1,
+    outcome: 'retrying',
+    error_class: 'http_5xx',
+    status: 503,
+    duration_ms: 412,
+    idempotency_key: 'pik_0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d',
+    next_attempt_at: '2026-06-01T08:00:01.187Z',
+  },
+  record_hash: 'sha256:7d2e9f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d3e5f7a9b1c3d5e7f9a1b3c5d7e',
+};
+
+/**
  * The account-level event, which no run produces: an illustrative instance of the shape
  * the webhook delivery code writes.
  *
@@ -230,7 +319,8 @@ export const ENDPOINT_DISABLED_EXAMPLE: WebhookEvent = {
 
 /**
  * One example event per type: the first that real runs produce (public demo happy path
- * first), the illustrative account-level event, nothing for a type no run produced.
+ * first), the illustrative `handoff.attempted` and account-level events, nothing for a
+ * type no run produced.
  *
  * @example
  * ```ts
@@ -239,7 +329,12 @@ export const ENDPOINT_DISABLED_EXAMPLE: WebhookEvent = {
  */
 export async function collectEventExamples(): Promise<Partial<Record<EventType, WebhookEvent>>> {
   const examples: Partial<Record<EventType, WebhookEvent>> = {};
-  const traces = [...(await catalogueTraces()), await skippedStepTrace(), await activationTrace()];
+  const traces = [
+    ...(await catalogueTraces()),
+    await skippedStepTrace(),
+    await activationTrace(),
+    await connectorTrace(),
+  ];
   const known = new Set<string>(EVENT_TYPES);
   for (const trace of traces) {
     for (const event of trace.events) {
@@ -247,6 +342,7 @@ export async function collectEventExamples(): Promise<Partial<Record<EventType, 
       if (known.has(type) && examples[type] === undefined) examples[type] = event;
     }
   }
+  examples['program_run.handoff.attempted'] = HANDOFF_ATTEMPTED_EXAMPLE;
   examples['webhook_endpoint.disabled'] = ENDPOINT_DISABLED_EXAMPLE;
   return examples;
 }

@@ -26,8 +26,10 @@ import {
   activationTrace,
   catalogueScenarios,
   catalogueTraces,
+  connectorTrace,
   ENDPOINT_DISABLED_EXAMPLE,
   eventsOf,
+  HANDOFF_ATTEMPTED_EXAMPLE,
   skippedStepTrace,
   type EventTrace,
 } from '../scripts/event-traces.js';
@@ -118,7 +120,12 @@ describe('the event catalogue', () => {
 describe('events of real runs match their schemas', () => {
   let traces: EventTrace[];
   beforeAll(async () => {
-    traces = [...(await catalogueTraces()), await skippedStepTrace(), await activationTrace()];
+    traces = [
+      ...(await catalogueTraces()),
+      await skippedStepTrace(),
+      await activationTrace(),
+      await connectorTrace(),
+    ];
   });
 
   it('every event of every catalogue trace validates (zod and JSON Schema)', () => {
@@ -131,6 +138,20 @@ describe('events of real runs match their schemas', () => {
       'webhook_endpoint.disabled',
     ]);
     expect([...observed].filter((type) => !known.has(type))).toEqual([]);
+  });
+
+  it("a live connector's calls are recorded: the retry, then the answer", () => {
+    const connector = traces.find((trace) => trace.label.endsWith('live connector'))!;
+    const attempted = connector.events.filter(
+      (event) => event.type === 'program_run.handoff.attempted',
+    );
+    expect(attempted.map((event) => event.data.outcome)).toEqual(['retrying', 'answered']);
+    const types = connector.events.map((event) => event.type);
+    // The answer's records follow the call that brought it.
+    expect(types[types.lastIndexOf('program_run.handoff.attempted') + 1]).toBe(
+      'program_run.handoff.confirmed',
+    );
+    expect(problemsOf(HANDOFF_ATTEMPTED_EXAMPLE)).toEqual([]);
   });
 
   it('the account-level example validates, and so does its shape with nulls', () => {

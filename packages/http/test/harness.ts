@@ -10,6 +10,7 @@ import {
   createAccounts,
   type Accounts,
   type Engine,
+  type EngineOptions,
 } from '@programrun/engine';
 import { createKeySet, generateEd25519Jwk, type EvidenceKeySet } from '@programrun/evidence';
 import { createHandler, type Handler, type HandlerOptions } from '../src/index.js';
@@ -65,10 +66,12 @@ export const evidenceKeys: EvidenceKeySet = createKeySet([
 /**
  * A fresh engine on a virtual clock and its handler, accepting the keys above (seeded in
  * the engine's key store). Rate limits (of requests and of failed authentications) are high
- * unless `handlerOptions` say otherwise.
+ * unless `handlerOptions` say otherwise; `engineOptions` add to (or replace) the engine's
+ * (e.g. a live clock and connectors).
  */
 export async function createTestHandler(
   handlerOptions: Partial<HandlerOptions> = {},
+  engineOptions: Partial<EngineOptions> = {},
 ): Promise<{ engine: Engine; accounts: Accounts; handler: Handler }> {
   const store = createMemoryStore();
   const engine = createEngine({
@@ -79,6 +82,7 @@ export async function createTestHandler(
     evidence: { keys: evidenceKeys },
     // Test receivers listen on 127.0.0.1.
     webhooks: { allowLoopback: true },
+    ...engineOptions,
   });
   const accounts = createAccounts({ store, ids: seededIds('http-test') });
   await accounts.apiKeys.create({ account: 'acct_one', environment: 'test', secret: TEST_KEY });
@@ -127,9 +131,15 @@ function inProcess(handler: Handler) {
   };
 }
 
-/** Starts a fresh engine and handler behind `transport` (node:http by default). */
-export async function startTestServer(transport: Transport = 'node'): Promise<TestServer> {
-  const { engine, accounts, handler } = await createTestHandler();
+/**
+ * Starts a fresh engine and handler behind `transport` (node:http by default), with
+ * `engineOptions` added to the engine's.
+ */
+export async function startTestServer(
+  transport: Transport = 'node',
+  engineOptions: Partial<EngineOptions> = {},
+): Promise<TestServer> {
+  const { engine, accounts, handler } = await createTestHandler({}, engineOptions);
   const { baseUrl, close, send } =
     transport === 'handle'
       ? inProcess(handler)

@@ -2,6 +2,7 @@ import type { StoreTransactionV1, StoreV1 } from '@programrun/engine';
 import { guardStoreTransaction, StoreError } from '@programrun/engine';
 import type { SqlDatabase, SqlExecutor } from './sql/sql-database.js';
 import { accountTables } from './tables/account-tables.js';
+import { handoffJobTables } from './tables/handoff-job-tables.js';
 import { idempotencyTables } from './tables/idempotency-tables.js';
 import { runTables } from './tables/run-tables.js';
 import { timerTables } from './tables/timer-tables.js';
@@ -27,6 +28,7 @@ function sqlTransaction(sql: SqlExecutor, schema: string): StoreTransactionV1 {
     ...accountTables(sql, schema),
     ...idempotencyTables(sql, schema),
     ...webhookTables(sql, schema),
+    ...handoffJobTables(sql, schema),
   });
 }
 

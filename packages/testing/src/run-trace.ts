@@ -128,11 +128,12 @@ export async function runTrace(
     at: string,
     waited: RunRecord['awaiting'],
   ): Promise<void> => {
-    const { stored, records, next } = await engine.unitOfWork(SCOPE, async ({ tx }) => ({
+    const { stored, records } = await engine.unitOfWork(SCOPE, async ({ tx }) => ({
       stored: await tx.getRun(SCOPE, run.id),
       records: await tx.listRecords(SCOPE, run.id, { afterSequence: lastSequence, limit: 100_000 }),
-      next: await tx.nextTimer({ environment: SCOPE.environment, account: SCOPE.account }),
     }));
+    // The next timer or simulated partner answer (a sandbox handoff job), whichever is first.
+    const next = await engine.nextTimerDue(SCOPE);
     lastSequence = records.at(-1)?.sequence ?? lastSequence;
     for (const record of records) {
       const request = requestedHandoff(record);
@@ -147,7 +148,7 @@ export async function runTrace(
       status: run.status,
       stage: run.stage,
       awaiting: run.awaiting,
-      nextTimer: next?.due_at ?? null,
+      nextTimer: next,
       context: keepContexts ? (stored?.snapshot?.context ?? null) : null,
     });
   };

@@ -38,7 +38,10 @@ export interface TimelineEntry {
   readonly status: RunStatus;
   readonly stage: string | null;
   readonly awaiting: AwaitingRecord | null;
-  /** ISO due time of the run's earliest pending timer afterwards; null when none. */
+  /**
+   * ISO due time of the run's earliest pending timer or simulated partner answer
+   * afterwards; null when none.
+   */
   readonly nextTimer: string | null;
   /** The machine context afterwards (what later expressions, such as money legs, read). */
   readonly context: RunContext | null;

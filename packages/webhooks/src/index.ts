@@ -26,12 +26,14 @@ export type { HttpConnectorOptions } from './connectors/http-connector.js';
 export { classifyAttempt, HANDOFF_ANSWER_LIMIT } from './connectors/classify-attempt.js';
 export { parseHandoffAnswer, MAX_REFERENCE_LENGTH } from './connectors/parse-answer.js';
 export type { ParsedAnswer } from './connectors/parse-answer.js';
-export { PermanentConnectorError, TransientConnectorError } from './connectors/connector-errors.js';
-export type { PermanentErrorReason, TransientErrorClass } from './connectors/connector-errors.js';
+// The connector contract lives in the engine (which calls connectors); re-exported here.
+export { PermanentConnectorError, TransientConnectorError } from '@programrun/engine';
 export type {
   HandoffAnswer,
   HandoffConnector,
   HandoffContext,
   HandoffOutcome,
   HandoffRequest,
-} from './connectors/handoff-contract.js';
+  PermanentErrorReason,
+  TransientErrorClass,
+} from '@programrun/engine';

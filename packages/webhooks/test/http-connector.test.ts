@@ -1,16 +1,14 @@
-import { canonicalize } from '@programrun/evidence';
-import { generateWebhookSecret } from '@programrun/engine';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createHttpConnector } from '../src/connectors/http-connector.js';
 import {
+  generateWebhookSecret,
   PermanentConnectorError,
   TransientConnectorError,
-} from '../src/connectors/connector-errors.js';
-import type {
-  HandoffAnswer,
-  HandoffContext,
-  HandoffRequest,
-} from '../src/connectors/handoff-contract.js';
+  type HandoffAnswer,
+  type HandoffContext,
+  type HandoffRequest,
+} from '@programrun/engine';
+import { canonicalize } from '@programrun/evidence';
+import { createHttpConnector } from '../src/connectors/http-connector.js';
 import type { Resolver } from '../src/guarded-lookup.js';
 import { answer, startPartner, type TestPartner } from './partner-server.js';
 

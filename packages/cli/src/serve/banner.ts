@@ -36,6 +36,22 @@ function webhookSecretsLine(server: ReferenceServer): string {
       }`;
 }
 
+/** The live partners of PROGRAMRUN_PARTNERS, for the banner (nothing without them). */
+function partnerLines(server: ReferenceServer): string[] {
+  if (server.partners.length === 0) return [];
+  return [
+    'Live partners (PROGRAMRUN_PARTNERS; GET /v1/partners shows their queues and breakers):',
+    ...server.partners.map(({ party, url, concurrency, rate }) => {
+      const limits = [
+        concurrency === null ? null : `concurrency ${concurrency}`,
+        rate === null ? null : `${rate} calls/s`,
+      ].filter((limit) => limit !== null);
+      return `  ${party} → ${url}${limits.length > 0 ? ` (${limits.join(', ')})` : ''}`;
+    }),
+    '',
+  ];
+}
+
 /**
  * What the reference server prints once it listens: where, which store, the test key, and
  * ready-to-paste `curl` commands that create a run, follow it, approve it, register a
@@ -92,6 +108,7 @@ export function serverBanner(server: ReferenceServer, host: string): string[] {
     `  curl -s "${base}/v1/events?limit=5" ${auth}`,
     webhookSecretsLine(server),
     '',
+    ...partnerLines(server),
     'Evidence (each environment has its own signing key; GET /v1/evidence-keys says whose):',
     evidenceKeyLine(server, 'test'),
     evidenceKeyLine(server, 'live'),

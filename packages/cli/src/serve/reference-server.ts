@@ -19,6 +19,8 @@ import { openReferenceStore } from './reference-store.js';
 import { referenceEvidenceKeys, type EvidenceKeySource } from './evidence-keys.js';
 import { referenceWebhookSecretKeys, type WebhookSecretKeySource } from './webhook-secret-keys.js';
 import { catalogueOf } from '../scenarios/scenario-files.js';
+import { partnerConnections } from './partner-connections.js';
+import { PARTNERS_VARIABLE, readPartnersFile } from './partners-file.js';
 
 /** Where and what the reference server serves. */
 export interface ReferenceServerOptions {
@@ -36,7 +38,7 @@ export interface ReferenceServerOptions {
   /**
    * PROGRAMRUN_STORE, PROGRAMRUN_DATA_DIR, DATABASE_URL, PROGRAMRUN_TEST_KEY,
    * PROGRAMRUN_EVIDENCE_KEY_TEST (or its former name PROGRAMRUN_EVIDENCE_KEY) and
-   * PROGRAMRUN_EVIDENCE_KEY_LIVE, PROGRAMRUN_SECRET_KEY.
+   * PROGRAMRUN_EVIDENCE_KEY_LIVE, PROGRAMRUN_SECRET_KEY, PROGRAMRUN_PARTNERS.
    */
   readonly environment: Readonly<Record<string, string | undefined>>;
 }
@@ -69,7 +71,18 @@ export interface ReferenceServer {
    * (`process`, memory store), or none (`none`: an external PostgreSQL without the variable).
    */
   readonly webhookSecrets: WebhookSecretKeySource;
-  /** Stops accepting requests, stops timers and webhook delivery, closes the store. */
+  /**
+   * The live partners of PROGRAMRUN_PARTNERS (party, URL and limits), whose handoffs the
+   * server's workers send; empty without the variable (live handoffs then wait for a
+   * `POST …/handoffs/{step}` answer).
+   */
+  readonly partners: readonly {
+    readonly party: string;
+    readonly url: string;
+    readonly concurrency: number | null;
+    readonly rate: number | null;
+  }[];
+  /** Stops accepting requests, stops timers, handoff workers and webhook delivery, closes the store. */
   close(): Promise<void>;
 }
 
@@ -80,7 +93,8 @@ const reason = (error: unknown) => (error instanceof Error ? error.message : Str
  * behind the README's first command): the store
  * PROGRAMRUN_STORE names (by default embedded PostgreSQL, a server this process runs and
  * stops, in PROGRAMRUN_DATA_DIR, default `.programrun/data`), the scenarios of a directory, simulated partners answering after 2 s, the
- * timer scheduler, webhook delivery (loopback endpoints allowed), and a test key for
+ * timer scheduler and handoff workers, webhook delivery (loopback endpoints allowed), live
+ * partners reached over HTTP as PROGRAMRUN_PARTNERS says, and a test key for
  * `acct_demo` (PROGRAMRUN_TEST_KEY, else kept in the data directory, else new).
  *
  * @example
@@ -100,7 +114,13 @@ export async function startReferenceServer(
       'PROGRAMRUN_TEST_KEY is not a programrun test key (pr_test_ + 38 letters and digits ending in a checksum); make one with `programrun keys create --account acct_demo --env test`',
     );
 
+  // Checked before the store opens: a bad partners file stops the server at once.
+  const partners = await readPartnersFile(environment);
   const scenarios = await catalogueOf(options.scenarioDirectory, '--scenarios');
+  const connectors =
+    partners === null
+      ? {}
+      : partnerConnections(partners, scenarios, environment[PARTNERS_VARIABLE] ?? '');
 
   const { opened, notice } = await openReferenceStore(environment);
   const cleanups: (() => Promise<void>)[] = [() => opened.close()];
@@ -126,6 +146,9 @@ export async function startReferenceServer(
       // A development server: webhook endpoints may be loopback. Never in production.
       // Signing secrets are sealed at rest with the server's webhook secret key.
       webhooks: { allowLoopback: true, secretKeys: webhookKeys.keys },
+      // Live handoffs of these parties go to their HTTP endpoints (the scheduler runs the
+      // workers); other parties' wait for an answer posted to the API.
+      ...(Object.keys(connectors).length > 0 ? { connectors } : {}),
     });
     const testKey =
       configuredKey ??
@@ -194,6 +217,12 @@ export async function startReferenceServer(
       scenarios,
       evidence: evidenceKeys.sources,
       webhookSecrets: webhookKeys.source,
+      partners: Object.entries(partners ?? {}).map(([party, settings]) => ({
+        party,
+        url: settings.url,
+        concurrency: settings.concurrency ?? null,
+        rate: settings.rate ?? null,
+      })),
       close: closeAll,
     };
   } catch (error) {

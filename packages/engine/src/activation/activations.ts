@@ -53,6 +53,7 @@ function startSuspendedRun(
       result: compiled.start({ environment: scope.environment, inputs: run.record.inputs }),
       previous: run,
       sandbox: context.sandbox,
+      handoffs: context.handoffs,
       deliveries: context.deliveries,
       activation,
       leadingFacts: [

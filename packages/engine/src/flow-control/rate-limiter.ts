@@ -38,6 +38,18 @@ export interface PartyRateLimiter {
    * ```
    */
   nextAvailableAt(now: number): number;
+  /**
+   * How many whole tokens the bucket holds now, without taking any: how many calls
+   * `tryTake` would grant in a row.
+   *
+   * @example
+   * ```ts
+   * const limiter = createRateLimiter({ perSecond: 5, burst: 3 });
+   * limiter.tryTake(0);
+   * limiter.available(0); // 2
+   * ```
+   */
+  available(now: number): number;
 }
 
 /** One token, in the bucket's unit (a thousandth of a token per millisecond per `perSecond`). */
@@ -92,6 +104,10 @@ export function createRateLimiter(options: PartyRateLimiterOptions): PartyRateLi
       // Floating point: make sure the answer is a time `tryTake` succeeds at.
       while (Math.min(burst * TOKEN, units + wait * perSecond) < TOKEN) wait += 1;
       return last! + wait;
+    },
+    available(now) {
+      refill(now);
+      return Math.floor(units / TOKEN);
     },
   };
 }

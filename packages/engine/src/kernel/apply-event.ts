@@ -1,5 +1,6 @@
-import type { RunEvent } from '@programrun/dsl';
+import type { CompiledScenario, RunEvent } from '@programrun/dsl';
 import type { EngineContext } from '../engine-context.js';
+import type { PendingFact } from '../lifecycle/build-records.js';
 import { FINAL_STATUSES } from '../runs/run-record.js';
 import type { Scope, StoredRun, TimerRow } from '../store/store-v1.js';
 import { commitTransition } from './commit-transition.js';
@@ -20,6 +21,10 @@ export interface AppliedEvent {
 export interface ApplyEventOptions {
   /** The timer whose firing this is: applied at most once, settled either way. */
   readonly firedTimer?: TimerRow;
+  /** The handoff job whose settling this is (the settle closed it already). */
+  readonly settledJobId?: string;
+  /** Records written before the machine's (a connector call's `handoff.attempted`). */
+  readonly leadingFacts?: (compiled: CompiledScenario) => readonly PendingFact[];
   /** A run still suspended in intake goes here instead of to `buildEvent`. */
   readonly onSuspended?: (
     transaction: Transaction,
@@ -73,8 +78,11 @@ export async function applyEvent(
     result,
     previous: run,
     sandbox: context.sandbox,
+    handoffs: context.handoffs,
     deliveries: context.deliveries,
     ...(firedTimer ? { firedTimerId: firedTimer.id } : {}),
+    ...(options.settledJobId === undefined ? {} : { settledJobId: options.settledJobId }),
+    ...(options.leadingFacts ? { leadingFacts: options.leadingFacts(compiled) } : {}),
     ...(pending ? { pendingTimers: pending } : {}),
   });
   return { run: committed.run, accepted: true, before: run };

@@ -1,6 +1,8 @@
 import type { CompiledScenario, StepResult } from '@programrun/dsl';
 import type { JsonObject } from '@programrun/evidence';
+import type { HandoffSettings } from '../handoffs/handoff-settings.js';
 import type { SandboxOptions } from '../handoffs/sandbox.js';
+import { syncHandoffJobs } from '../handoffs/sync-handoff-jobs.js';
 import { appendLifecycle } from '../lifecycle/append-lifecycle.js';
 import { buildRecords, type PendingFact } from '../lifecycle/build-records.js';
 import type { LifecycleRecord } from '../lifecycle/lifecycle-record.js';
@@ -40,6 +42,10 @@ export interface CommitTransitionInput {
   /** The run's pending timers when the caller already read them in this transaction. */
   readonly pendingTimers?: readonly TimerRow[];
   readonly sandbox: SandboxOptions;
+  /** Which live parties have connectors, and who to wake once a live job is queued. */
+  readonly handoffs: HandoffSettings;
+  /** The handoff job whose settling caused this transition (its settle closed it). */
+  readonly settledJobId?: string;
   /** When the records' webhook deliveries fall due, and who to wake after the commit. */
   readonly deliveries: DeliveryWakeup;
   /** The run's activation posture; by default the previous record's (or none required). */
@@ -74,7 +80,8 @@ function transitionFacts(
 /**
  * Commits one transition inside the caller's transaction: hash-chained lifecycle records
  * (with their webhook events in the outbox), timers for new deadlines (and cancellation of
- * stale ones), and the run, inserted or updated with compare-and-swap on its version.
+ * stale ones), handoff jobs (queued for the awaited handoff, closed for the others), and
+ * the run, inserted or updated with compare-and-swap on its version.
  */
 export async function commitTransition(
   input: CommitTransitionInput,
@@ -90,7 +97,6 @@ export async function commitTransition(
     now,
     facts: result.facts,
     context: result.snapshot.context,
-    sandbox: input.sandbox,
   });
   const facts = transitionFacts(input, plan.facts);
   const records = buildRecords(
@@ -159,5 +165,18 @@ export async function commitTransition(
       'cancelled',
     );
   if (input.firedTimerId !== undefined) await tx.settleTimers([input.firedTimerId], 'fired');
+  await syncHandoffJobs({
+    transaction,
+    compiled,
+    scope,
+    runId,
+    now,
+    facts: plan.facts,
+    awaiting: result.state.awaiting,
+    previous,
+    settledJobId: input.settledJobId,
+    sandbox: input.sandbox,
+    handoffs: input.handoffs,
+  });
   return { run, records };
 }

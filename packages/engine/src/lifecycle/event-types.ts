@@ -33,6 +33,8 @@ export const LIFECYCLE_EVENT_TYPES = {
   'program_run.approval.expired': 'The approval expired before quorum.',
   'program_run.handoff.requested':
     'An appointed party was asked to execute a step, with a deterministic idempotency key.',
+  'program_run.handoff.attempted':
+    "A live connector called the partner once (the sandbox's simulated calls are not recorded): call number, outcome (answered, accepted, retrying, exhausted or failed), error class and status, duration and the next call's time, with the handoff's idempotency key.",
   'program_run.handoff.confirmed':
     'The partner confirmed the step (`answered_by` names who posted the answer).',
   'program_run.handoff.rejected': 'The partner rejected the step.',

@@ -3,13 +3,13 @@ import { canonicalDigest, type JsonObject, type Sha256Digest } from '@programrun
 import { activationPosture, needsActivation } from '../activation/issuer-activations.js';
 import type { EngineContext } from '../engine-context.js';
 import { EngineError } from '../errors.js';
-import { withExportability } from '../evidence/access-requests.js';
 import { commitTransition } from '../kernel/commit-transition.js';
 import type { Transaction } from '../kernel/transaction.js';
 import { appendLifecycle } from '../lifecycle/append-lifecycle.js';
 import type { PendingFact } from '../lifecycle/build-records.js';
 import { findUnstorable, UNSTORABLE_MESSAGES } from '../store/storable-values.js';
 import type { Scope } from '../store/store-v1.js';
+import { readRunRecord } from './run-overlays.js';
 import type { ActivationPosture, RunRecord } from './run-record.js';
 import { suspendedRun } from './suspended-run.js';
 
@@ -178,7 +178,7 @@ export async function createRunIn(
     const existing = await tx.findRunByIdempotencyKey(scope, idempotencyKey);
     if (existing) {
       assertSameCreation(existing.record, prepared);
-      return { run: await withExportability(tx, scope, existing.record), created: false };
+      return { run: await readRunRecord(context, tx, scope, existing), created: false };
     }
   }
   const runId = context.ids.run();
@@ -213,7 +213,7 @@ export async function createRunIn(
         held.records,
         context.deliveries,
       );
-      return { run: await withExportability(tx, scope, held.run.record), created: true };
+      return { run: await readRunRecord(context, tx, scope, held.run), created: true };
     }
   }
   const { run } = await commitTransition({
@@ -225,10 +225,11 @@ export async function createRunIn(
     result: compiled.start({ environment: scope.environment, inputs }),
     previous: null,
     sandbox: context.sandbox,
+    handoffs: context.handoffs,
     deliveries: context.deliveries,
     creation,
     leadingFacts: [fact],
     ...(activation ? { activation } : {}),
   });
-  return { run: await withExportability(tx, scope, run.record), created: true };
+  return { run: await readRunRecord(context, tx, scope, run), created: true };
 }

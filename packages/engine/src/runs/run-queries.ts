@@ -1,23 +1,24 @@
 import type { EngineContext } from '../engine-context.js';
-import { withExportability } from '../evidence/access-requests.js';
 import { loadRun } from '../kernel/load-run.js';
 import type { LifecycleRecord } from '../lifecycle/lifecycle-record.js';
 import type { Page, RunQuery, Scope } from '../store/store-v1.js';
 import type { RunRecord } from './run-record.js';
+import { readRunRecord } from './run-overlays.js';
 
 const MAX_LIST_LIMIT = 100;
 
 /**
- * A run's record, with `evidence.exportable` current.
+ * A run's record, with `evidence.exportable` current and, read now, the awaited handoff's
+ * job and the posture of parties whose breaker is open.
  */
 export function getRun(context: EngineContext, scope: Scope, id: string): Promise<RunRecord> {
   return context.transactions.run(async ({ tx }) =>
-    withExportability(tx, scope, (await loadRun(tx, scope, id)).record),
+    readRunRecord(context, tx, scope, await loadRun(tx, scope, id)),
   );
 }
 
 /**
- * A page of the scope's runs, newest first; `limit` is clamped to 1–100 (default 10).
+ * A page of the scope's runs (read as `getRun` reads one), newest first; `limit` is clamped to 1–100 (default 10).
  */
 export function listRuns(
   context: EngineContext,
@@ -27,9 +28,7 @@ export function listRuns(
   const limit = Math.min(Math.max(query.limit ?? 10, 1), MAX_LIST_LIMIT);
   return context.transactions.run(async ({ tx }) => {
     const page = await tx.listRuns(scope, { ...query, limit });
-    const data = await Promise.all(
-      page.data.map((run) => withExportability(tx, scope, run.record)),
-    );
+    const data = await Promise.all(page.data.map((run) => readRunRecord(context, tx, scope, run)));
     return { data, has_more: page.has_more };
   });
 }

@@ -5,6 +5,7 @@ import {
   type RunEnvironment,
 } from '@programrun/dsl';
 import type { JsonObject, Sha256Digest } from '@programrun/evidence';
+import type { HandoffJobError } from '../store/handoff-job-spec.js';
 
 /**
  * Every status of a run, the one list the store, the HTTP schemas and the list filters
@@ -50,6 +51,33 @@ export interface AwaitingRecord {
   readonly quorum: number | null;
   /** Distinct approvals so far, for approvals. */
   readonly approvals: number | null;
+  /**
+   * Where the handoff's job stands, when the awaited handoff has one (the sandbox's in
+   * test, a connector's in live). Read time only: `getRun` adds it, it is never stored and
+   * never in webhook bodies.
+   */
+  readonly handoff_job?: AwaitingHandoffJob;
+}
+
+/**
+ * Where the job of an awaited handoff stands: `queued` (to be called at
+ * `next_attempt_at`, or in flight), `accepted` (the partner will call back) or
+ * `exhausted` (no retry fits before the deadline; the step's timeout decides).
+ *
+ * @example
+ * ```ts
+ * const run = await engine.getRun(scope, 'prun_123');
+ * const job = run.awaiting?.handoff_job;
+ * if (job?.last_error) console.log(`call ${job.attempts} failed: ${job.last_error.class}`);
+ * ```
+ */
+export interface AwaitingHandoffJob {
+  readonly status: 'queued' | 'accepted' | 'exhausted';
+  /** Calls made so far. */
+  readonly attempts: number;
+  /** When the next call is due (the environment's clock); null unless queued. */
+  readonly next_attempt_at: string | null;
+  readonly last_error: HandoffJobError | null;
 }
 
 /** A stage as the run record shows it. */
@@ -68,8 +96,11 @@ export interface PosturePartyRecord {
   readonly name: string;
   readonly role: string;
   readonly kind: 'appointed' | 'operator' | 'customer';
-  /** Whether the party's stage runs for real (`live`), in the sandbox, or is not live yet. */
-  readonly status: 'live' | 'simulated' | 'not_live';
+  /**
+   * Whether the party's stage runs for real (`live`), in the sandbox, or is not live yet;
+   * `degraded` (read time only) while this host's circuit breaker for its connector is open.
+   */
+  readonly status: 'live' | 'simulated' | 'not_live' | 'degraded';
   readonly steps: readonly string[];
   readonly stages: readonly string[];
 }

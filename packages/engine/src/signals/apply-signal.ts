@@ -1,11 +1,11 @@
 import type { EngineContext } from '../engine-context.js';
 import { EngineError } from '../errors.js';
-import { withExportability } from '../evidence/access-requests.js';
 import { answeredAttempt } from '../handoffs/partner-key.js';
 import { applyEvent } from '../kernel/apply-event.js';
 import { scenarioOfRun } from '../kernel/load-run.js';
 import type { Transaction } from '../kernel/transaction.js';
 import { appendLifecycle } from '../lifecycle/append-lifecycle.js';
+import { readRunRecord } from '../runs/run-overlays.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { cancelSuspendedRun } from '../runs/suspended-run.js';
 import type { Scope, StoredRun } from '../store/store-v1.js';
@@ -68,13 +68,13 @@ export async function applySignal(
   );
   const { tx } = transaction;
   if (outcome.accepted)
-    return { run: await withExportability(tx, scope, outcome.run.record), applied: true };
+    return { run: await readRunRecord(context, tx, scope, outcome.run), applied: true };
   const verdict = explainRefusal(
     scenarioOfRun(context.catalogue, outcome.before),
     outcome.before,
     signal,
   );
   if (verdict.duplicate)
-    return { run: await withExportability(tx, scope, outcome.before.record), applied: false };
+    return { run: await readRunRecord(context, tx, scope, outcome.before), applied: false };
   throw new EngineError(verdict.code, verdict.message);
 }

@@ -2,6 +2,7 @@ import type { RunEnvironment } from '@programrun/dsl';
 import type { LifecycleRecord } from '../lifecycle/lifecycle-record.js';
 import type { AccessRequestRow, ApiKeyRow, IssuerActivationRow } from './account-spec.js';
 import type { IdempotencyRecord } from './idempotency-spec.js';
+import { emptyHandoffJobState, type MemoryHandoffJobState } from './memory-handoff-job-tables.js';
 import { emptyWebhookState, type MemoryWebhookState } from './memory-webhook-tables.js';
 import type { Scope, StoredRun } from './run-spec.js';
 import type { TestClockRow, TimerRow } from './timer-spec.js';
@@ -23,6 +24,7 @@ export interface MemoryState {
   readonly apiKeysByHash: Map<string, string>;
   readonly activations: Map<string, IssuerActivationRow>;
   readonly webhooks: MemoryWebhookState;
+  readonly handoffJobs: MemoryHandoffJobState;
 }
 
 /** Empty tables. */
@@ -41,6 +43,7 @@ export function emptyMemoryState(): MemoryState {
     apiKeysByHash: new Map(),
     activations: new Map(),
     webhooks: emptyWebhookState(),
+    handoffJobs: emptyHandoffJobState(),
   };
 }
 

@@ -1,4 +1,5 @@
 import { memoryAccountTables } from './memory-account-tables.js';
+import { memoryHandoffJobTables } from './memory-handoff-job-tables.js';
 import { memoryIdempotencyTables } from './memory-idempotency-tables.js';
 import { memoryRunTables } from './memory-run-tables.js';
 import { emptyMemoryState } from './memory-state.js';
@@ -32,6 +33,7 @@ export function createMemoryStore(): StoreV1 {
     ...memoryAccountTables(state, undo),
     ...memoryIdempotencyTables(state, undo),
     ...memoryWebhookTables(state.webhooks, undo),
+    ...memoryHandoffJobTables(state.handoffJobs, undo),
   });
   let queue: Promise<unknown> = Promise.resolve();
   let closed = false;

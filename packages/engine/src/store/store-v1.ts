@@ -1,4 +1,5 @@
 import type { AccountOperations } from './account-spec.js';
+import type { HandoffJobOperations } from './handoff-job-spec.js';
 import type { IdempotencyOperations } from './idempotency-spec.js';
 import type { RunOperations } from './run-spec.js';
 import type { TimerOperations } from './timer-spec.js';
@@ -8,6 +9,14 @@ export type { Scope, Page, StoredRun, RunQuery } from './run-spec.js';
 export type { TimerRow, TimerKind, TimerQuery, TimerClaim, TestClockRow } from './timer-spec.js';
 export type { ApiKeyRow, IssuerActivationRow, AccessRequestRow } from './account-spec.js';
 export type { IdempotencyRecord } from './idempotency-spec.js';
+export type {
+  HandoffJobClaim,
+  HandoffJobError,
+  HandoffJobQuery,
+  HandoffJobRow,
+  HandoffJobStatus,
+  HandoffPartyLoad,
+} from './handoff-job-spec.js';
 
 /**
  * Operations inside one store transaction, by table group. Everything a transition writes
@@ -22,7 +31,8 @@ export interface StoreTransactionV1
     TimerOperations,
     AccountOperations,
     WebhookOperations,
-    IdempotencyOperations {}
+    IdempotencyOperations,
+    HandoffJobOperations {}
 
 /**
  * Store spec v1: the one interface every store implements (memory here; PGlite and

@@ -1,7 +1,11 @@
 import type { RunEnvironment } from '@programrun/dsl';
 import type { JsonObject } from '@programrun/evidence';
 
-/** What fires a timer: a deadline or wait, or a simulated partner's answer. */
+/**
+ * What fires a timer: a deadline or wait. `partner_response` (a simulated partner's
+ * answer) is no longer written — sandbox handoff jobs replaced it — but such timers
+ * already in a store still fire as before.
+ */
 export type TimerKind = 'expiry' | 'timeout' | 'wait' | 'partner_response';
 
 /** A durable timer row: the engine owns timers because XState does not restore `after`. */

@@ -6,8 +6,13 @@ import { simulatedAnswer } from '../handoffs/sandbox.js';
 import { applyEvent } from '../kernel/apply-event.js';
 import { scenarioOfRun, type StartedRun } from '../kernel/load-run.js';
 import type { Scope, TimerQuery, TimerRow } from '../store/store-v1.js';
+import { claimDueWork, dueWorkHeld } from './due-work.js';
 
-/** Fires one claimed timer in its own transaction; true when it changed its run. */
+/**
+ * Fires one claimed timer in its own transaction; true when it changed its run. A
+ * `partner_response` timer (written before sandbox jobs replaced them) still applies the
+ * simulated answer, so runs waiting in existing stores go on as they did.
+ */
 async function fireTimer(context: EngineContext, timer: TimerRow): Promise<boolean> {
   const scope: Scope = { account: timer.account, environment: timer.environment };
   const event = (run: StartedRun, at: string): RunEvent =>
@@ -35,10 +40,12 @@ async function fireTimer(context: EngineContext, timer: TimerRow): Promise<boole
 }
 
 /**
- * Fires the timers matching `query` that are due at `now()`, in rounds until none is.
- * Each round claims a batch under a lease, so hosts sharing a store split the work and
- * never fire one timer together. With `awaitOthers`, it also waits (up to one lease) for
- * due timers another caller holds, so the caller sees them fired when it returns.
+ * Fires the timers matching `query` that are due at `now()` and, in the test environment,
+ * settles the due sandbox jobs (the simulated partners' answers), in rounds until none is
+ * due; each round in due order. Each round claims a batch under a lease, so hosts sharing
+ * a store split the work and never fire one timer or job together. With `awaitOthers`, it
+ * also waits (up to one lease) for due work another caller holds, so the caller sees it
+ * done when it returns.
  */
 export async function fireDueTimers(
   context: EngineContext,
@@ -46,35 +53,24 @@ export async function fireDueTimers(
   now: () => Promise<Date> | Date,
   { awaitOthers = false }: { readonly awaitOthers?: boolean } = {},
 ): Promise<number> {
-  const { transactions, liveClock, timerLeaseMs } = context;
   let fired = 0;
   let failure: { error: unknown } | undefined;
-  // Waiting for another caller's timers is real waiting: it is bounded on the wall clock.
-  const waitUntil = Date.now() + timerLeaseMs;
+  // Waiting for another caller's work is real waiting: it is bounded on the wall clock.
+  const waitUntil = Date.now() + Math.max(context.timerLeaseMs, context.handoffs.leaseMs);
   for (let round = 0; round < 100_000; round += 1) {
     const at = (await now()).toISOString();
-    const leaseNow = liveClock.now();
-    const claimed = await transactions.run(({ tx }) =>
-      tx.claimTimers({
-        ...query,
-        due_at: at,
-        lease_now: leaseNow.toISOString(),
-        lease_until: new Date(leaseNow.getTime() + timerLeaseMs).toISOString(),
-        limit: 100,
-      }),
-    );
+    const claimed = await claimDueWork(context, query, at, (timer) => fireTimer(context, timer));
     if (claimed.length === 0) {
       if (!awaitOthers || Date.now() > waitUntil) break;
-      const held = await transactions.run(({ tx }) => tx.dueTimers(query, at, 1));
-      if (held.length === 0) break;
+      if (!(await dueWorkHeld(context, query, at))) break;
       await new Promise((resolve) => setTimeout(resolve, 10));
       continue;
     }
-    for (const timer of claimed) {
+    for (const item of claimed) {
       try {
-        if (await fireTimer(context, timer)) fired += 1;
+        if (await item.fire()) fired += 1;
       } catch (error) {
-        // One timer failing (its lease holds it back for a while) never stops the others.
+        // One failing (its lease holds it back for a while) never stops the others.
         failure ??= { error };
       }
     }

@@ -1,9 +1,15 @@
 import type { RunEnvironment } from '@programrun/dsl';
+import type { HandoffWorkerOptions, HandoffWorkers } from '../handoffs/handoff-workers.js';
 
-/** What a scheduler drives: firing the due timers of an environment. */
+/**
+ * What a scheduler drives: firing the due timers (and sandbox answers) of an environment,
+ * and the engine's handoff workers when it has them.
+ */
 export interface TimerSource {
   /** Fires every timer due in an environment; returns how many changed a run. */
   runDueTimers(environment: RunEnvironment): Promise<number>;
+  /** Starts the workers calling live connectors (an `Engine` has it). */
+  startHandoffWorkers?(options?: HandoffWorkerOptions): HandoffWorkers;
 }
 
 /** Options of {@link startScheduler}. */
@@ -14,18 +20,21 @@ export interface SchedulerOptions {
   readonly environments?: readonly RunEnvironment[];
   /** Called when firing fails; the scheduler keeps going. @default console.error */
   readonly onError?: (error: unknown) => void;
+  /** Start (and stop) the engine's handoff workers with the scheduler. @default true */
+  readonly handoffs?: boolean;
 }
 
 /** A running scheduler. */
 export interface Scheduler {
-  /** Stops polling and waits for the tick in progress. */
+  /** Stops polling, waits for the tick in progress and stops the handoff workers. */
   stop(): Promise<void>;
 }
 
 /**
  * Fires due timers in the background on real time (what lets simulated partners answer on
- * their own in the reference server). Ticks never overlap. Due times are read from the
- * engine's clocks, so a virtual clock decides what is due; only the polling is wall-clock.
+ * their own in the reference server) and runs the engine's handoff workers, which call
+ * live connectors. Ticks never overlap. Due times are read from the engine's clocks, so a
+ * virtual clock decides what is due; only the polling is wall-clock.
  *
  * @example
  * ```ts
@@ -53,11 +62,14 @@ export function startScheduler(engine: TimerSource, options: SchedulerOptions = 
     running = running.then(tick);
   }, options.intervalMs ?? 250);
   handle.unref?.();
+  const workers =
+    options.handoffs === false ? undefined : engine.startHandoffWorkers?.({ onError });
   return {
     async stop() {
       stopped = true;
       clearInterval(handle);
       await running;
+      await workers?.stop();
     },
   };
 }

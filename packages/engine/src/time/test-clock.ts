@@ -2,12 +2,14 @@ import { assertAccountId } from '../accounts/account-id.js';
 import type { EngineContext } from '../engine-context.js';
 import type { Scope } from '../store/store-v1.js';
 import { fireAccountTestTimers } from './fire-timers.js';
+import { nextDue } from './next-due.js';
 
 /** Moves accounts' test clocks, one advance at a time per account. */
 export interface TestClocks {
   /**
-   * Moves one account's test clock forward, firing each of its timers at its own due time
-   * on the way. Other accounts' clocks and timers are untouched.
+   * Moves one account's test clock forward, firing each of its timers and settling each of
+   * its sandbox jobs (simulated partners' answers) at its own due time on the way. Other
+   * accounts' clocks, timers and jobs are untouched.
    */
   advance(
     account: string,
@@ -38,14 +40,14 @@ export function createTestClocks(context: EngineContext): TestClocks {
     let stuck: string | undefined;
     for (let round = 0; round < 100_000; round += 1) {
       const next = await transactions.run(({ tx }) =>
-        tx.nextTimer({ environment: 'test', account }),
+        nextDue(tx, { environment: 'test', account }),
       );
-      // A timer still pending after a round held it is leased by a host that stopped
-      // answering: its lease ends and the scheduler fires it then.
-      if (!next || next.due_at > target.toISOString() || next.id === stuck) break;
-      await transactions.run(({ tx }) => clocks.moveTestClock(tx, account, new Date(next.due_at)));
+      // A timer or job still pending after a round held it is leased by a host that
+      // stopped answering: its lease ends and the scheduler fires it then.
+      if (!next || next.dueAt > target.toISOString() || next.key === stuck) break;
+      await transactions.run(({ tx }) => clocks.moveTestClock(tx, account, new Date(next.dueAt)));
       fired += await fireAccountTestTimers(context, account, true);
-      stuck = next.id;
+      stuck = next.key;
     }
     const now = await transactions.run(({ tx }) => clocks.moveTestClock(tx, account, target));
     fired += await fireAccountTestTimers(context, account, true);

@@ -7,7 +7,6 @@ import {
 } from '@programrun/dsl';
 import type { JsonObject } from '@programrun/evidence';
 import { partnerIdempotencyKey } from '../handoffs/partner-key.js';
-import { simulatedLatencyMs, type SandboxOptions } from '../handoffs/sandbox.js';
 import { deterministicId } from '../ids/deterministic-id.js';
 import type { PendingFact } from '../lifecycle/build-records.js';
 import type { TimerKind, TimerRow } from '../store/timer-spec.js';
@@ -28,7 +27,6 @@ export interface TimerPlanInput {
   readonly now: Date;
   readonly facts: readonly EmittedFact[];
   readonly context: RunContext;
-  readonly sandbox: SandboxOptions;
 }
 
 const stringField = (data: JsonObject, field: string): string => {
@@ -44,8 +42,8 @@ const numberField = (data: JsonObject, field: string): number => {
 
 /**
  * Schedules a durable timer for every deadline a transition opened (approval expiry,
- * handoff timeout, wait) and, in the test environment, the simulated partner's answer.
- * Pure: the same facts at the same time give the same timers (ids derived from run, step,
+ * handoff timeout, wait). The simulated partner's answer is a handoff job now
+ * (`planHandoffJobs`), not a timer. Pure: the same facts at the same time give the same timers (ids derived from run, step,
  * attempt and kind).
  */
 export function planTimers(input: TimerPlanInput): TimerPlan {
@@ -105,10 +103,6 @@ export function planTimers(input: TimerPlanInput): TimerPlan {
           attempt,
           addDuration(now, stringField(fact.data, 'timeout')),
         );
-        if (input.environment === 'test') {
-          const latency = simulatedLatencyMs(input.compiled, step, input.sandbox);
-          timer('partner_response', step, attempt, new Date(now.getTime() + latency));
-        }
         return { ...fact, data: { ...fact.data, idempotency_key: idempotencyKey, deadline } };
       }
       default:

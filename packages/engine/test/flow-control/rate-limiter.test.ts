@@ -104,4 +104,22 @@ describe('rate limiter properties', () => {
       }),
     );
   });
+
+  it('available counts exactly the tokens tryTake grants in a row, taking none', () => {
+    fc.assert(
+      fc.property(settings, fc.array(fc.nat({ max: 300 }), { maxLength: 50 }), (options, gaps) => {
+        const limiter = createRateLimiter(options);
+        let now = 0;
+        for (const gap of gaps) {
+          now += gap;
+          const available = limiter.available(now);
+          expect(limiter.available(now)).toBe(available);
+          for (let taken = 0; taken < available; taken += 1)
+            expect(limiter.tryTake(now)).toBe(true);
+          expect(limiter.tryTake(now)).toBe(false);
+          expect(limiter.available(now)).toBe(0);
+        }
+      }),
+    );
+  });
 });

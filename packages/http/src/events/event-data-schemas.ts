@@ -35,7 +35,7 @@ const handoffAnswerData = z.strictObject({
   }),
   answered_by: signalSenderField.optional().meta({
     description:
-      "Who posted the answer: the credential's actor and id. Absent when the test environment's simulated partner answered.",
+      "Who posted the answer: the credential's actor and id; for a connector's answer `connector:<party>` and the worker's `wkr_…` id. Absent when the test environment's simulated partner answered.",
   }),
 });
 
@@ -163,6 +163,37 @@ const lifecycleDataSchemas = {
           '`pik_` and 32 hex digits of sha-256 over `<run id>:<step>:<attempt>`: the partner deduplicates with it and names the attempt it answers.',
       }),
     deadline: instantField.meta({ description: 'When the handoff times out: now plus `timeout`.' }),
+  }),
+  'program_run.handoff.attempted': z.strictObject({
+    party: stepId('The appointed party whose connector was called.'),
+    attempt: attemptField,
+    call: z.int().min(1).meta({
+      description:
+        'Which call of this handoff it was: 1, then 2, 3… on retries (a call lost in a crash counts).',
+    }),
+    outcome: z.enum(['answered', 'accepted', 'retrying', 'exhausted', 'failed']).meta({
+      description:
+        '`answered`: the partner answered (its outcome follows); `accepted`: it will call back; `retrying`: a transient failure, called again at `next_attempt_at`; `exhausted`: a transient failure with no retry before the deadline (the step times out); `failed`: a permanent failure, applied as `handoff.failed`.',
+    }),
+    error_class: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'What failed (`timeout`, `connection`, `http_5xx`, `rate_limited`, `invalid_answer`, `thrown`, `http_4xx`, …); null when the call succeeded.',
+        examples: ['http_5xx'],
+      }),
+    status: z.int().nullable().meta({
+      description: "The partner's HTTP status, when the connector got one; null otherwise.",
+    }),
+    duration_ms: z.int().min(0).meta({ description: 'How long the call took, in milliseconds.' }),
+    idempotency_key: z
+      .string()
+      .regex(/^pik_[0-9a-f]{32}$/)
+      .meta({ description: "The handoff's `pik_` key: the same on every call." }),
+    next_attempt_at: instantField
+      .nullable()
+      .meta({ description: 'When the next call is due (`retrying`); null otherwise.' }),
   }),
   'program_run.handoff.confirmed': handoffAnswerData,
   'program_run.handoff.rejected': handoffAnswerData,

@@ -40,6 +40,8 @@ export const EVENT_SOURCES: Readonly<Record<EventType, string>> = {
     "The approval's (or review's) `expires` passes before quorum: `on_timeout` follows, reason `approval_expired` (`review_expired`).",
   'program_run.handoff.requested':
     'A `handoff` step, on every entry, in the main flow or as a compensation (`data.compensation` true, `stage` null). The run waits for the partner; in the test environment the simulated partner answers after its latency.',
+  'program_run.handoff.attempted':
+    "Each call of a live party's connector (a function or the HTTP connector given to `createEngine({ connectors })`), in the transaction that settles the call: before the answer's `handoff.confirmed`, `rejected` or `failed` when it answered, alone when it was accepted (a callback follows), failed transiently (a retry at `next_attempt_at`, or none left: `exhausted`) or failed permanently (`handoff.failed` follows). The simulated partners of the test environment are not recorded. `stage` and `step` are the handoff's.",
   'program_run.handoff.confirmed':
     'The partner (in test, the simulated partner) confirms the current attempt: the step succeeds and registers its compensation, if it has one.',
   'program_run.handoff.rejected':

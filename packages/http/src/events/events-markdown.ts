@@ -49,7 +49,8 @@ it waits for.
 The examples below come from real runs of the catalogue scenarios in the test environment on a
 virtual clock with seeded ids; \`suspended\` and \`resumed\` from a live run of a restricted scenario,
 and \`step.skipped\` from a variant of \`wallet-delivery@v1\` (no catalogue step has a \`when\`).
-The account-level example is illustrative.
+The \`handoff.attempted\` example (a live connector's call; its \`duration_ms\` is measured) and the
+account-level example are illustrative.
 `;
 
 const fenced = (language: string, value: unknown): string =>

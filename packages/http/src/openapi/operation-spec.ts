@@ -13,6 +13,8 @@ export const TAGS = {
   Webhooks: 'Endpoints that receive events, signed per Standard Webhooks, and their secrets.',
   Events:
     'Every event of the account (views of lifecycle records), their deliveries and redelivery.',
+  Partners:
+    'Parties handoffs go to through a connector: limits, circuit breakers and queued calls.',
   'Test helpers': 'Helpers of the test environment (test keys only).',
   OpenAPI: 'This document.',
 } as const;

@@ -3,6 +3,7 @@ import type { Route } from '../router.js';
 import { eventRoutes } from './events.js';
 import { evidenceRoutes } from './evidence.js';
 import { openApiRoute } from './openapi.js';
+import { partnerRoutes } from './partners.js';
 import { programRunRoutes } from './program-runs.js';
 import { scenarioRoutes } from './scenarios.js';
 import { signalRoutes } from './signals.js';
@@ -20,6 +21,7 @@ export const ROUTES: readonly Route[] = [
   ...scenarioRoutes,
   ...webhookEndpointRoutes,
   ...eventRoutes,
+  ...partnerRoutes,
   ...testHelperRoutes,
   openApiRoute(() => buildOpenApiDocument()),
 ];

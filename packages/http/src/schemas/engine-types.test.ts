@@ -3,12 +3,19 @@
 // without the other. `pnpm typecheck` enforces them; at run time this file does nothing.
 import { describe, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
-import type { Engine, LifecycleRecord, RunRecord, ScenarioEntry } from '@programrun/engine';
+import type {
+  Engine,
+  LifecycleRecord,
+  PartnerStatus,
+  RunRecord,
+  ScenarioEntry,
+} from '@programrun/engine';
 import type { DsseEnvelope, EVIDENCE_PAYLOAD_TYPE, Jwks } from '@programrun/evidence';
 import type { ProblemDocument } from '../errors/problem-response.js';
 import type { accessRequestRecordSchema } from './access-request.js';
 import type { evidenceEnvelopeSchema, jwksSchema } from './evidence.js';
 import type { lifecycleRecordListSchema, lifecycleRecordSchema } from './lifecycle-record.js';
+import type { partnerStatusListSchema, partnerStatusSchema } from './partner-status.js';
 import type { problemSchema } from './problem.js';
 import type { programRunListSchema, programRunSchema } from './program-run.js';
 import type { scenarioListSchema, scenarioSchema } from './scenario.js';
@@ -47,6 +54,14 @@ describe('response schemas and the engine types agree', () => {
     expectTypeOf<Plain<LifecycleRecord>>().toExtend<Inferred<typeof lifecycleRecordSchema>>();
     expectTypeOf<Plain<LifecycleRecord>>().toExtend<
       Inferred<typeof lifecycleRecordListSchema>['data'][number]
+    >();
+  });
+
+  it('a partner is PartnerStatus', () => {
+    expectTypeOf<Inferred<typeof partnerStatusSchema>>().toExtend<Plain<PartnerStatus>>();
+    expectTypeOf<Plain<PartnerStatus>>().toExtend<Inferred<typeof partnerStatusSchema>>();
+    expectTypeOf<Plain<PartnerStatus>>().toExtend<
+      Inferred<typeof partnerStatusListSchema>['data'][number]
     >();
   });
 

@@ -23,6 +23,44 @@ export const runStatusSchema = z.enum(RUN_STATUSES).meta({
     '`waiting` whenever `awaiting` is set; `running` only between waits; `suspended` while a live run of a restricted scenario waits for the issuer activation; `completed`, `faulted` and `cancelled` are final.',
 });
 
+const handoffJobSchema = z
+  .object({
+    status: z.enum(['queued', 'accepted', 'exhausted']).meta({
+      description:
+        '`queued`: a connector call is due at `next_attempt_at` (or in flight); `accepted`: the partner took the request and answers through `POST …/handoffs/{step}`; `exhausted`: no retry fits before the deadline, so the step times out.',
+    }),
+    attempts: z
+      .int()
+      .min(0)
+      .meta({ description: 'Connector calls made so far, all with the same `pik_…` key.' }),
+    next_attempt_at: timestampSchema
+      .nullable()
+      .meta({ description: 'When the next call is due (`queued`); null otherwise.' }),
+    last_error: z
+      .object({
+        class: z.string().meta({
+          description: 'What failed: `timeout`, `connection`, `http_5xx`, `rate_limited`, …',
+          examples: ['http_5xx'],
+        }),
+        message: z.string(),
+        status: z
+          .int()
+          .nullable()
+          .meta({ description: "The partner's HTTP status, when it answered." }),
+        at: timestampSchema,
+      })
+      .nullable()
+      .meta({
+        id: 'HandoffJobError',
+        description: 'Why the last call failed; null when none failed.',
+      }),
+  })
+  .meta({
+    id: 'HandoffJob',
+    description:
+      "Where the connector's delivery of a waiting handoff stands (in test, the simulated partner's): present while the run waits on a handoff that has a job, absent when the party has no connector and waits for an answer posted to `POST …/handoffs/{step}`.",
+  });
+
 const awaitingSchema = z
   .object({
     kind: z.enum(['approval', 'handoff', 'timer']),
@@ -38,6 +76,7 @@ const awaitingSchema = z
       .min(0)
       .nullable()
       .meta({ description: 'Distinct authenticated actors who approved so far.' }),
+    handoff_job: handoffJobSchema.exactOptional(),
   })
   .meta({ id: 'Awaiting', description: 'What a waiting run waits for.' });
 
@@ -82,7 +121,10 @@ const postureSchema = z
           name: z.string(),
           role: z.string().meta({ examples: ['banking'] }),
           kind: z.enum(['appointed', 'operator', 'customer']),
-          status: z.enum(['live', 'simulated', 'not_live']),
+          status: z.enum(['live', 'simulated', 'not_live', 'degraded']).meta({
+            description:
+              '`degraded`: a live party whose connector’s circuit breaker is open or half-open on this host (calls keep failing; see `GET /v1/partners`).',
+          }),
           steps: z.array(z.string()),
           stages: z.array(z.string()),
         })

@@ -3,6 +3,7 @@ import { webhooksMigration } from './0002-webhooks.js';
 import { timerLeasesMigration } from './0003-timer-leases.js';
 import { apiKeyScopesMigration } from './0004-api-key-scopes.js';
 import { webhookFairClaimsMigration } from './0005-webhook-fair-claims.js';
+import { handoffJobsMigration } from './0006-handoff-jobs.js';
 import type { Migration } from './migration.js';
 
 /**
@@ -10,7 +11,7 @@ import type { Migration } from './migration.js';
  *
  * @example
  * ```ts
- * MIGRATIONS.at(-1)!.version; // 5
+ * MIGRATIONS.at(-1)!.version; // 6
  * ```
  */
 export const MIGRATIONS: readonly Migration[] = [
@@ -19,6 +20,7 @@ export const MIGRATIONS: readonly Migration[] = [
   timerLeasesMigration,
   apiKeyScopesMigration,
   webhookFairClaimsMigration,
+  handoffJobsMigration,
 ];
 
 /** The schema version this package reads and writes. */

@@ -43,7 +43,8 @@ const exited = (child: ChildProcess): Promise<void> =>
  * Starts a host with `environment` added to this process's and resolves when it prints
  * its ready line (rejects with its output when it exits first or takes over `timeoutMs`).
  * `wrapper` runs it under another program (`['strace', '-f', …]`); signals still go to
- * the host itself.
+ * the host itself. `entry` is the host program (another host of test/support, e.g. one
+ * that calls partners), relative to the package directory.
  *
  * @example
  * ```ts
@@ -56,6 +57,7 @@ export async function startHost(
   environment: Readonly<Record<string, string>>,
   timeoutMs = 30_000,
   wrapper: readonly string[] = [],
+  entry: string = HOST_ENTRY,
 ): Promise<HostProcess> {
   const [command = process.execPath, ...args] = [
     ...wrapper,
@@ -63,7 +65,7 @@ export async function startHost(
     '--conditions=@programrun/source',
     '--import',
     'tsx',
-    HOST_ENTRY,
+    entry,
   ];
   const child = spawn(command, args, {
     cwd: PACKAGE_DIRECTORY,

@@ -1,6 +1,9 @@
+import {
+  PermanentConnectorError,
+  TransientConnectorError,
+  type HandoffAnswer,
+} from '@programrun/engine';
 import type { DeliveryAttemptResult, DeliveryError } from '../send-webhook.js';
-import { PermanentConnectorError, TransientConnectorError } from './connector-errors.js';
-import type { HandoffAnswer } from './handoff-contract.js';
 import { parseHandoffAnswer } from './parse-answer.js';
 
 /** The largest answer body a connector reads: 64 KiB. */

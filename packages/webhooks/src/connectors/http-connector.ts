@@ -1,10 +1,15 @@
+import {
+  PermanentConnectorError,
+  signatureHeader,
+  TransientConnectorError,
+  type HandoffConnector,
+  type HandoffContext,
+  type HandoffRequest,
+} from '@programrun/engine';
 import { canonicalize } from '@programrun/evidence';
-import { signatureHeader } from '@programrun/engine';
 import type { Resolver } from '../guarded-lookup.js';
 import { sendWebhook } from '../send-webhook.js';
 import { classifyAttempt, HANDOFF_ANSWER_LIMIT } from './classify-attempt.js';
-import { PermanentConnectorError, TransientConnectorError } from './connector-errors.js';
-import type { HandoffConnector, HandoffContext, HandoffRequest } from './handoff-contract.js';
 
 /** The default limit of one attempt: 30 seconds. */
 export const DEFAULT_CONNECTOR_TIMEOUT_MS = 30_000;
@@ -45,8 +50,8 @@ function bodyOf(request: HandoffRequest, context: HandoffContext): string {
 }
 
 /**
- * A connector that hands off over HTTP (preview: the engine does not call connectors
- * yet). Each attempt POSTs the request as canonical JSON to `url`, signed the Standard
+ * A connector that hands off over HTTP: give it to `createEngine({ connectors })` for a
+ * party and the engine's handoff workers call it. Each attempt POSTs the request as canonical JSON to `url`, signed the Standard
  * Webhooks way (`webhook-id` = the `pik_` key, `webhook-timestamp`, `webhook-signature`)
  * with `Idempotency-Key: pik_…` and `programrun-attempt: n`, through the same SSRF guard
  * as webhook deliveries. See `classifyAttempt` for how answers map to results; a 4xx

@@ -1,6 +1,5 @@
-import { parseStrictJson } from '@programrun/evidence';
-import type { JsonObject } from '@programrun/evidence';
-import type { HandoffAnswer, HandoffOutcome } from './handoff-contract.js';
+import { parseStrictJson, type JsonObject } from '@programrun/evidence';
+import type { HandoffAnswer, HandoffOutcome } from '@programrun/engine';
 
 /** The longest partner reference accepted. */
 export const MAX_REFERENCE_LENGTH = 256;

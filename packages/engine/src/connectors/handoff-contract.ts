@@ -2,9 +2,8 @@ import type { RunEnvironment } from '@programrun/dsl';
 import type { JsonObject } from '@programrun/evidence';
 
 /**
- * What a run hands to a partner: the contract a connector receives (preview of issue 16,
- * "Live partners"). The engine does not call connectors yet; this is the shape it will
- * pass. `idempotency_key` (`pik_…`) is the same on every attempt of one handoff.
+ * What a run hands to a partner: the contract a connector receives, the step's evaluated
+ * request. `idempotency_key` (`pik_…`) is the same on every attempt of one handoff.
  *
  * @example
  * ```ts
@@ -54,7 +53,7 @@ export interface HandoffAnswer {
   readonly data?: JsonObject;
 }
 
-/** What the caller (later: the engine's job runner) tells a connector about one attempt. */
+/** What the engine's handoff worker tells a connector about one attempt (call). */
 export interface HandoffContext {
   /** Aborts the attempt (a `timeout` transient error). */
   readonly signal: AbortSignal;

@@ -1,0 +1,108 @@
+import type {
+  HandoffAnswer,
+  HandoffConnector,
+  HandoffRequest,
+} from '../connectors/handoff-contract.js';
+import type { HandoffJobRow } from '../store/store-v1.js';
+import { checkConnectorValue } from './validate-answer.js';
+
+/** Why a call failed, as the worker records it. */
+export interface CallError {
+  /** `timeout`, `connection`, `http_5xx`, … for transient; the permanent reason; or `thrown`. */
+  readonly class: string;
+  readonly message: string;
+  readonly status: number | null;
+}
+
+/** What one connector call came to. */
+export type CallResult =
+  | { readonly kind: 'answer'; readonly answer: HandoffAnswer }
+  | { readonly kind: 'accepted' }
+  | { readonly kind: 'transient'; readonly error: CallError }
+  | { readonly kind: 'permanent'; readonly error: CallError };
+
+/** A connector error from any installed copy of the engine, by its code. */
+const connectorError = (error: unknown, code: string): Record<string, unknown> | undefined =>
+  error instanceof Error && (error as { code?: unknown }).code === code
+    ? (error as unknown as Record<string, unknown>)
+    : undefined;
+
+const statusOf = (error: Record<string, unknown>): number | null =>
+  typeof error.status === 'number' ? error.status : null;
+
+const messageOf = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).slice(0, 1_000);
+
+/** How a thrown error is treated: retried unless the connector said it is permanent. */
+export function classifyThrown(error: unknown, aborted: boolean): CallResult {
+  const permanent = connectorError(error, 'connector_permanent');
+  if (permanent) {
+    const reason = typeof permanent.reason === 'string' ? permanent.reason : 'permanent';
+    const error_ = { class: reason, message: messageOf(error), status: statusOf(permanent) };
+    return { kind: 'permanent', error: error_ };
+  }
+  const transient = connectorError(error, 'connector_transient');
+  const errorClass = transient
+    ? typeof transient.errorClass === 'string'
+      ? transient.errorClass
+      : 'transient'
+    : aborted
+      ? 'timeout'
+      : 'thrown';
+  const status = transient ? statusOf(transient) : null;
+  const message =
+    !transient && aborted
+      ? 'The call outlived its lease or the handoff deadline and was aborted.'
+      : messageOf(error);
+  return { kind: 'transient', error: { class: errorClass, message, status } };
+}
+
+/** What a resolved value comes to: an answer, accepted, or an invalid answer (retried). */
+function classifyValue(value: unknown): CallResult {
+  const checked = checkConnectorValue(value);
+  if (!checked.ok) {
+    const message = `The connector's answer is invalid: ${checked.problem}.`;
+    return { kind: 'transient', error: { class: 'invalid_answer', message, status: null } };
+  }
+  return checked.value === 'accepted'
+    ? { kind: 'accepted' }
+    : { kind: 'answer', answer: checked.value };
+}
+
+/**
+ * Calls a connector for a claimed job with an AbortSignal that fires after `abortAfterMs`
+ * (when the lease or the handoff deadline ends, whichever is first). A call still running
+ * then counts as a `timeout`: its late result is never used. Never throws.
+ */
+export async function callConnector(
+  connector: HandoffConnector,
+  job: HandoffJobRow,
+  abortAfterMs: number,
+): Promise<{ readonly result: CallResult; readonly durationMs: number }> {
+  const controller = new AbortController();
+  const aborted = new Promise<never>((_resolve, reject) =>
+    controller.signal.addEventListener('abort', () => reject(new Error('aborted')), {
+      once: true,
+    }),
+  );
+  const timer = setTimeout(() => controller.abort(), Math.max(0, abortAfterMs));
+  const started = performance.now();
+  const context = {
+    signal: controller.signal,
+    attempt: job.calls,
+    deadline: new Date(job.deadline),
+    idempotencyKey: job.idempotency_key,
+  };
+  let result: CallResult;
+  try {
+    const call = Promise.resolve().then(() =>
+      connector(job.request as unknown as HandoffRequest, context),
+    );
+    result = classifyValue(await Promise.race([call, aborted]));
+  } catch (error) {
+    result = classifyThrown(error, controller.signal.aborted);
+  } finally {
+    clearTimeout(timer);
+  }
+  return { result, durationMs: Math.round(performance.now() - started) };
+}

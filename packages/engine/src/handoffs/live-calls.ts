@@ -1,0 +1,88 @@
+import type { EngineContext } from '../engine-context.js';
+import type { CallOutcome } from '../flow-control/circuit-breaker.js';
+import type { HandoffJobRow } from '../store/store-v1.js';
+import { callConnector, type CallResult } from './call-connector.js';
+import type { ResolvedPartner } from './handoff-settings.js';
+import { settleLiveJob } from './settle-live-job.js';
+
+/** What a call's result says about the partner's health, for its breaker. */
+function breakerOutcome(result: CallResult): CallOutcome {
+  if (result.kind === 'transient') return 'failure';
+  // A permanent refusal the partner answered with shows it is up; one without a status
+  // (a configuration the call never left with) does not.
+  if (result.kind === 'permanent') return result.error.status === null ? 'failure' : 'success';
+  return 'success';
+}
+
+/**
+ * Leases up to `limit` of a party's due live jobs to this engine, within the party's
+ * concurrency (across hosts) and per-account share.
+ */
+export function claimLiveJobs(
+  context: EngineContext,
+  partner: ResolvedPartner,
+  limit: number,
+): Promise<HandoffJobRow[]> {
+  const { workerId, leaseMs } = context.handoffs;
+  const now = context.liveClock.now();
+  return context.transactions.run(({ tx }) =>
+    tx.claimHandoffJobs({
+      environment: 'live',
+      party: partner.party,
+      due_at: now.toISOString(),
+      lease_now: now.toISOString(),
+      lease_until: new Date(now.getTime() + leaseMs).toISOString(),
+      owner: workerId,
+      limit,
+      ...(partner.concurrency === null ? {} : { max_in_flight: partner.concurrency }),
+      ...(partner.maxPerAccount === null ? {} : { max_per_account: partner.maxPerAccount }),
+    }),
+  );
+}
+
+/**
+ * Calls the party's connector for one claimed job, with an AbortSignal at the end of the
+ * lease or the handoff deadline (whichever is first), tells the party's flow control how
+ * it went and settles the result. True when the result was written.
+ */
+export async function runLiveCall(
+  context: EngineContext,
+  partner: ResolvedPartner,
+  job: HandoffJobRow,
+): Promise<boolean> {
+  const live = () => context.liveClock.now().getTime();
+  await partner.flow.begin(live);
+  const abortAt = Math.min(Date.parse(job.lease_until ?? job.deadline), Date.parse(job.deadline));
+  const { result, durationMs } = await callConnector(partner.connector, job, abortAt - live());
+  partner.flow.end(breakerOutcome(result), live());
+  return settleLiveJob(context, { job, result, durationMs });
+}
+
+/**
+ * One pass over the configured parties, from a rotating first party: claims what each
+ * may call now (the host's free slots, the party's breaker and rate limiter) and starts
+ * the calls with `start`. Returns how many calls it started.
+ */
+export async function pumpLiveCalls(
+  context: EngineContext,
+  inFlight: () => number,
+  start: (partner: ResolvedPartner, job: HandoffJobRow) => void,
+  turn: number,
+): Promise<number> {
+  const partners = [...context.handoffs.partners.values()];
+  let started = 0;
+  for (let index = 0; index < partners.length; index += 1) {
+    const partner = partners[(turn + index) % partners.length]!;
+    const free = context.handoffs.maxInFlight - inFlight();
+    if (free <= 0) break;
+    const allowance = partner.flow.allowance(
+      context.liveClock.now().getTime(),
+      Math.min(free, 100),
+    );
+    if (allowance <= 0) continue;
+    const jobs = await claimLiveJobs(context, partner, allowance);
+    for (const job of jobs) start(partner, job);
+    started += jobs.length;
+  }
+  return started;
+}

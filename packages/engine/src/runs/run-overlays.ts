@@ -1,0 +1,68 @@
+import type { EngineContext } from '../engine-context.js';
+import { withExportability } from '../evidence/access-requests.js';
+import type { HandoffJobRow, Scope, StoreTransactionV1, StoredRun } from '../store/store-v1.js';
+import type { AwaitingHandoffJob, PostureRecord, RunRecord } from './run-record.js';
+
+const jobView = (job: HandoffJobRow & { status: AwaitingHandoffJob['status'] }) =>
+  ({
+    status: job.status,
+    attempts: job.calls,
+    next_attempt_at: job.status === 'queued' ? job.next_attempt_at : null,
+    last_error: job.last_error,
+  }) satisfies AwaitingHandoffJob;
+
+/** Live parties whose connector's breaker on this host is open or half-open read `degraded`. */
+function degradedPosture(context: EngineContext, posture: PostureRecord): PostureRecord {
+  const now = context.liveClock.now().getTime();
+  const degraded = (party: string): boolean =>
+    context.handoffs.partners.get(party)?.flow.state(now).posture === 'degraded';
+  if (!posture.parties.some((party) => party.status === 'live' && degraded(party.id)))
+    return posture;
+  return {
+    ...posture,
+    parties: posture.parties.map((party) =>
+      party.status === 'live' && degraded(party.id) ? { ...party, status: 'degraded' } : party,
+    ),
+  };
+}
+
+/**
+ * The run record as read now: the awaited handoff's job (`awaiting.handoff_job`) and the
+ * posture of parties whose breaker is open. Read time only, never stored.
+ */
+async function withHandoffOverlays(
+  context: EngineContext,
+  tx: StoreTransactionV1,
+  run: StoredRun,
+): Promise<RunRecord> {
+  const { record } = run;
+  const posture =
+    run.environment === 'live' && context.handoffs.partners.size > 0
+      ? degradedPosture(context, record.posture)
+      : record.posture;
+  const awaiting = record.awaiting;
+  if (awaiting?.kind !== 'handoff')
+    return posture === record.posture ? record : { ...record, posture };
+  const job = (await tx.handoffJobsOfRun(run.id)).find(
+    (candidate): candidate is HandoffJobRow & { status: AwaitingHandoffJob['status'] } =>
+      candidate.step === awaiting.step && candidate.status !== 'closed',
+  );
+  return {
+    ...record,
+    posture,
+    awaiting: job ? { ...awaiting, handoff_job: jobView(job) } : awaiting,
+  };
+}
+
+/**
+ * A run's record as the engine answers it (`getRun`, `listRuns`, a creation, a signal):
+ * `evidence.exportable` current and the handoff overlays, read inside `tx`.
+ */
+export async function readRunRecord(
+  context: EngineContext,
+  tx: StoreTransactionV1,
+  scope: Scope,
+  run: StoredRun,
+): Promise<RunRecord> {
+  return withExportability(tx, scope, await withHandoffOverlays(context, tx, run));
+}
