@@ -60,6 +60,11 @@ export interface DeliveryAttemptResult {
   readonly error: DeliveryError | null;
   /** The first 1 KiB (or `responseBodyLimit` bytes) of the response body (UTF-8), when there was a response. */
   readonly responseBody?: string;
+  /**
+   * The raw `retry-after` response header (its first 64 characters), or null when the
+   * answer had none; absent when no response arrived. Webhook deliveries ignore it.
+   */
+  readonly retryAfter?: string | null;
 }
 
 /** The keep-alive connection pools deliveries share. */
@@ -193,6 +198,15 @@ function errnoCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/** How much of a `retry-after` header an attempt keeps. */
+const RETRY_AFTER_LIMIT = 64;
+
+/** The raw `retry-after` header, cut to 64 characters, or null. */
+function retryAfterOf(response: http.IncomingMessage): string | null {
+  const value = response.headers['retry-after'];
+  return typeof value === 'string' ? value.slice(0, RETRY_AFTER_LIMIT) : null;
+}
+
 /** OpenSSL and Node TLS codes: `ERR_SSL_WRONG_VERSION_NUMBER`, `CERT_HAS_EXPIRED`, `ERR_TLS_CERT_ALTNAME_INVALID`, … */
 const TLS_CODE = /^(EPROTO$|ERR_TLS_|ERR_SSL_)|CERT|UNABLE_TO_/;
 
@@ -313,6 +327,7 @@ function exchange(
 
   let status: number | null = null;
   let latencyMs = 0;
+  let retryAfter: string | null = null;
   const chunks: Buffer[] = [];
   let received = 0;
   let settled = false;
@@ -328,7 +343,13 @@ function exchange(
       resolve({ status, latencyMs: Math.round(performance.now() - started), error });
     } else {
       const responseBody = Buffer.concat(chunks).subarray(0, limit).toString('utf8');
-      resolve({ status, latencyMs, error: error ?? redirectError(status), responseBody });
+      resolve({
+        status,
+        latencyMs,
+        error: error ?? redirectError(status),
+        responseBody,
+        retryAfter,
+      });
     }
   };
 
@@ -363,6 +384,7 @@ function exchange(
   sending.on('response', (response) => {
     status = response.statusCode ?? 0;
     latencyMs = Math.round(performance.now() - started);
+    retryAfter = retryAfterOf(response);
     // A body cut short after the status keeps what arrived.
     response.on('error', () => finish(null));
     response.on('close', () => finish(null));

@@ -215,6 +215,31 @@ describe('createHttpConnector: answers', () => {
     expect(error.status).toBe(500);
   });
 
+  it("passes the partner's Retry-After on 429 and 503 as retryAfterMs", async () => {
+    partner.route = (_received, response) => response.writeHead(429, { 'retry-after': '7' }).end();
+    const limited = await transient(connector()(request, contextOf()));
+    expect(limited.errorClass).toBe('rate_limited');
+    expect(limited.retryAfterMs).toBe(7_000);
+
+    const at = new Date(Math.ceil(Date.now() / 1000) * 1000 + 120_000);
+    partner.route = (_received, response) =>
+      response.writeHead(503, { 'retry-after': at.toUTCString() }).end();
+    const unavailable = await transient(connector()(request, contextOf()));
+    expect(unavailable.errorClass).toBe('http_5xx');
+    expect(unavailable.status).toBe(503);
+    expect(unavailable.retryAfterMs).toBeGreaterThan(110_000);
+    expect(unavailable.retryAfterMs).toBeLessThanOrEqual(121_000);
+
+    partner.route = (_received, response) =>
+      response.writeHead(503, { 'retry-after': 'whenever' }).end();
+    expect((await transient(connector()(request, contextOf()))).retryAfterMs).toBeNull();
+    partner.route = (_received, response) =>
+      response.writeHead(429, { 'retry-after': '7200' }).end();
+    expect((await transient(connector()(request, contextOf()))).retryAfterMs).toBe(3_600_000);
+    partner.route = (_received, response) => answer(response, 500, 'oops');
+    expect((await transient(connector()(request, contextOf()))).retryAfterMs).toBeNull();
+  });
+
   it('a redirect is permanent: connectors never follow redirects', async () => {
     partner.route = (_received, response) =>
       response.writeHead(307, { location: 'http://127.0.0.1:1/' }).end();

@@ -28,7 +28,9 @@ export type PermanentErrorReason =
 
 /**
  * A failed attempt to retry later with the same idempotency key. Code
- * `connector_transient`; `errorClass` says why.
+ * `connector_transient`; `errorClass` says why. `retryAfterMs`, when set, is how long the
+ * partner asked to be left alone (e.g. its `Retry-After`): the next call waits at least
+ * that long, and the job is exhausted when that wait does not end before the deadline.
  *
  * @example
  * ```ts
@@ -37,17 +39,27 @@ export type PermanentErrorReason =
  * } catch (error) {
  *   if (error instanceof TransientConnectorError) retryLater(error.errorClass);
  * }
+ * // A partner that answered 429 with `Retry-After: 30`:
+ * throw new TransientConnectorError('rate_limited', 'The partner answered 429.', 429, 30_000);
  * ```
  */
 export class TransientConnectorError extends ProgramrunError {
   readonly errorClass: TransientErrorClass;
   /** The HTTP status, when the partner answered. */
   readonly status: number | null;
+  /** The least time to wait before the next call (ms), when the partner said; else null. */
+  readonly retryAfterMs: number | null;
 
-  constructor(errorClass: TransientErrorClass, message: string, status: number | null = null) {
+  constructor(
+    errorClass: TransientErrorClass,
+    message: string,
+    status: number | null = null,
+    retryAfterMs: number | null = null,
+  ) {
     super('connector_transient', message);
     this.errorClass = errorClass;
     this.status = status;
+    this.retryAfterMs = retryAfterMs;
   }
 }
 

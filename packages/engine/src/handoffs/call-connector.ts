@@ -12,6 +12,12 @@ export interface CallError {
   readonly class: string;
   readonly message: string;
   readonly status: number | null;
+  /**
+   * The least wait before the next call (ms), from a thrown `TransientConnectorError`'s
+   * `retryAfterMs` (e.g. the partner's `Retry-After`); absent or null when it gave none.
+   * Only the retry plan reads it: it is not stored in the job's `last_error`.
+   */
+  readonly retry_after_ms?: number | null;
 }
 
 /** What one connector call came to. */
@@ -29,6 +35,14 @@ const connectorError = (error: unknown, code: string): Record<string, unknown> |
 
 const statusOf = (error: Record<string, unknown>): number | null =>
   typeof error.status === 'number' ? error.status : null;
+
+/** A connector's `retryAfterMs`, when it is a finite, non-negative number. */
+const retryAfterOf = (error: Record<string, unknown>): number | null =>
+  typeof error.retryAfterMs === 'number' &&
+  Number.isFinite(error.retryAfterMs) &&
+  error.retryAfterMs >= 0
+    ? error.retryAfterMs
+    : null;
 
 const messageOf = (error: unknown): string =>
   (error instanceof Error ? error.message : String(error)).slice(0, 1_000);
@@ -54,7 +68,14 @@ export function classifyThrown(error: unknown, aborted: boolean): CallResult {
     !transient && aborted
       ? 'The call outlived its lease or the handoff deadline and was aborted.'
       : messageOf(error);
-  return { kind: 'transient', error: { class: errorClass, message, status } };
+  const retryAfterMs = transient ? retryAfterOf(transient) : null;
+  return {
+    kind: 'transient',
+    error:
+      retryAfterMs === null
+        ? { class: errorClass, message, status }
+        : { class: errorClass, message, status, retry_after_ms: retryAfterMs },
+  };
 }
 
 /** What a resolved value comes to: an answer, accepted, or an invalid answer (retried). */

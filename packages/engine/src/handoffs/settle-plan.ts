@@ -27,10 +27,17 @@ export function backoffMs(calls: number, retry: HandoffSettings['retry'], random
 const released = (job: HandoffJobRow, at: string) =>
   ({ ...job, lease_owner: null, lease_until: null, updated_at: at }) as const;
 
+/** The error as the job row keeps it: without `retry_after_ms`, which only plans the retry. */
+const storedError = ({ retry_after_ms: _retryAfter, ...error }: CallError, at: string) => ({
+  ...error,
+  at,
+});
+
 /**
  * What a call's result does to its job at `now` (the live clock): an answer or a permanent
  * error closes it (and is applied); `accepted` waits for the callback; a transient failure
- * is retried after a backoff, or exhausted when no retry starts before the deadline. Pure
+ * is retried after a backoff (but never sooner than the error's `retry_after_ms`, e.g. the
+ * partner's `Retry-After`), or exhausted when no retry starts before the deadline. Pure
  * but for `settings.random`.
  */
 export function planSettle(
@@ -63,7 +70,7 @@ export function planSettle(
         data: { error: { class: error.class, message: error.message, status: error.status } },
       };
       return {
-        next: { ...released(job, at), status: 'closed', last_error: { ...error, at } },
+        next: { ...released(job, at), status: 'closed', last_error: storedError(error, at) },
         outcome: 'failed',
         answer,
         error,
@@ -71,15 +78,18 @@ export function planSettle(
     }
     case 'transient': {
       const { error } = result;
-      const retryAt = new Date(
-        now.getTime() + backoffMs(job.calls, settings.retry, settings.random),
+      const waitMs = Math.max(
+        backoffMs(job.calls, settings.retry, settings.random),
+        error.retry_after_ms ?? 0,
       );
-      const exhausted = retryAt.getTime() >= Date.parse(job.deadline);
+      const retryAt = new Date(now.getTime() + waitMs);
+      // Not `>=`: a wait too long for a Date (NaN) is exhausted too.
+      const exhausted = !(retryAt.getTime() < Date.parse(job.deadline));
       const next: HandoffJobRow = {
         ...released(job, at),
         status: exhausted ? 'exhausted' : 'queued',
         next_attempt_at: exhausted ? job.next_attempt_at : retryAt.toISOString(),
-        last_error: { ...error, at },
+        last_error: storedError(error, at),
       };
       return { next, outcome: exhausted ? 'exhausted' : 'retrying', answer: null, error };
     }

@@ -12,6 +12,31 @@ export const HANDOFF_ANSWER_LIMIT = 64 * 1024;
 /** How much of a 4xx body a `PermanentConnectorError` keeps as `problem`: 1 KiB. */
 const PROBLEM_LIMIT = 1024;
 
+/** The longest `Retry-After` wait a connector passes on: one hour. */
+export const RETRY_AFTER_LIMIT_MS = 60 * 60 * 1000;
+
+/** The three HTTP-date forms all start with a day name (`Sun, 06 Nov 1994 …`). */
+const HTTP_DATE = /^[A-Za-z]{3,9},? /;
+
+/**
+ * A `Retry-After` header as milliseconds to wait from `now`: delta-seconds (`120`) or an
+ * HTTP-date; capped at one hour; null when absent, invalid or in the past (`'30'` →
+ * 30 000; an HTTP-date one minute ahead → 60 000; `'soon'` → null).
+ */
+export function parseRetryAfter(value: string | null | undefined, now: Date): number | null {
+  const text = (value ?? '').trim();
+  let ms: number;
+  if (/^\d+$/.test(text)) {
+    ms = Number(text) * 1000;
+  } else if (HTTP_DATE.test(text)) {
+    ms = Date.parse(text) - now.getTime();
+  } else {
+    return null;
+  }
+  if (!Number.isFinite(ms) || ms < 0) return null;
+  return Math.min(Math.ceil(ms), RETRY_AFTER_LIMIT_MS);
+}
+
 function failureOf(error: DeliveryError, status: number | null): never {
   switch (error.code) {
     case 'timeout':
@@ -45,14 +70,18 @@ function answerOf(body: string, status: number): HandoffAnswer | string {
  * the answer; 202 → `'accepted'`; 409 with a valid answer → that answer (the partner
  * replays what it stored under the key); 408, 409 without an answer, 429, 5xx, other 2xx,
  * invalid answers, timeouts, aborts and connection failures → `TransientConnectorError`;
- * redirects, other 4xx and refused URLs → `PermanentConnectorError`.
+ * redirects, other 4xx and refused URLs → `PermanentConnectorError`. A 429 or 5xx carries
+ * the partner's `Retry-After` (relative to `now`, see `parseRetryAfter`) as `retryAfterMs`.
  *
  * @example
  * ```ts
  * classifyAttempt({ status: 202, latencyMs: 40, error: null, responseBody: '' }); // 'accepted'
  * ```
  */
-export function classifyAttempt(result: DeliveryAttemptResult): HandoffAnswer | 'accepted' {
+export function classifyAttempt(
+  result: DeliveryAttemptResult,
+  now: Date = new Date(),
+): HandoffAnswer | 'accepted' {
   const { status, error } = result;
   if (error !== null) failureOf(error, status);
   if (status === null) throw new TransientConnectorError('connection', 'No response arrived.');
@@ -78,7 +107,12 @@ export function classifyAttempt(result: DeliveryAttemptResult): HandoffAnswer | 
     throw new TransientConnectorError('timeout', 'The partner answered 408 (timeout).', status);
   }
   if (status === 429) {
-    throw new TransientConnectorError('rate_limited', 'The partner answered 429.', status);
+    throw new TransientConnectorError(
+      'rate_limited',
+      'The partner answered 429.',
+      status,
+      parseRetryAfter(result.retryAfter, now),
+    );
   }
   if (status >= 400 && status < 500) {
     const problem = Buffer.from(body, 'utf8').subarray(0, PROBLEM_LIMIT).toString('utf8');
@@ -88,7 +122,12 @@ export function classifyAttempt(result: DeliveryAttemptResult): HandoffAnswer | 
     });
   }
   if (status >= 500 && status < 600) {
-    throw new TransientConnectorError('http_5xx', `The partner answered ${status}.`, status);
+    throw new TransientConnectorError(
+      'http_5xx',
+      `The partner answered ${status}.`,
+      status,
+      parseRetryAfter(result.retryAfter, now),
+    );
   }
   throw new TransientConnectorError(
     'invalid_answer',
