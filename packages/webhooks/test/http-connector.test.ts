@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   generateWebhookSecret,
@@ -382,5 +384,35 @@ describe('createHttpConnector: the handoff itself', () => {
     expect(() => createHttpConnector({ url: partner.url, secret: 'not-a-secret' })).toThrow(
       /whsec_/,
     );
+  });
+});
+
+describe('createHttpConnector: connections', () => {
+  it('reuses one kept-alive connection for calls in sequence', async () => {
+    const server = createServer((incoming, response) => {
+      incoming.resume();
+      incoming.on('end', () => {
+        response.setHeader('content-type', 'application/json');
+        response.end(JSON.stringify({ outcome: 'confirmed', reference: 'ref_kept_alive' }));
+      });
+    });
+    let connections = 0;
+    server.on('connection', () => (connections += 1));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const call = createHttpConnector({
+        url: `http://127.0.0.1:${port}/handoffs`,
+        secret,
+        allowLoopback: true,
+      });
+      for (let attempt = 1; attempt <= 3; attempt += 1) {
+        expect(await call(request, contextOf(attempt))).toMatchObject({ outcome: 'confirmed' });
+      }
+      expect(connections).toBe(1);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

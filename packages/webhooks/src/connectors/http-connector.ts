@@ -8,7 +8,7 @@ import {
 } from '@programrun/engine';
 import { canonicalize } from '@programrun/evidence';
 import type { Resolver } from '../guarded-lookup.js';
-import { sendWebhook } from '../send-webhook.js';
+import { createWebhookAgents, sendWebhook, type WebhookAgents } from '../send-webhook.js';
 import { classifyAttempt, HANDOFF_ANSWER_LIMIT } from './classify-attempt.js';
 
 /** The default limit of one attempt: 30 seconds. */
@@ -26,6 +26,13 @@ export interface HttpConnectorOptions {
   readonly allowLoopback?: boolean;
   /** Host name resolver; defaults to `dns.lookup`. Tests inject DNS answers here. */
   readonly resolve?: Resolver;
+  /**
+   * Connection pools reused across calls (keep-alive; idle sockets never hold the process
+   * open). A socket is only reused by requests with the same loopback policy and resolver,
+   * so the SSRF guard's verdict still holds for it.
+   * @default one keep-alive pool per connector (`createWebhookAgents()`)
+   */
+  readonly agents?: WebhookAgents;
 }
 
 function bodyOf(request: HandoffRequest, context: HandoffContext): string {
@@ -76,6 +83,7 @@ export function createHttpConnector(options: HttpConnectorOptions): HandoffConne
   // Fails now, not on the first handoff, when the secret is not a whsec_ secret.
   signatureHeader([options.secret], 'pik_check', 0, '');
   const timeoutMs = options.timeoutMs ?? DEFAULT_CONNECTOR_TIMEOUT_MS;
+  const agents = options.agents ?? createWebhookAgents();
   return async (request, context) => {
     const body = bodyOf(request, context);
     const remaining = context.deadline.getTime() - Date.now();
@@ -100,6 +108,7 @@ export function createHttpConnector(options: HttpConnectorOptions): HandoffConne
       signal: context.signal,
       // One byte over the limit tells a too-large answer from one that fits exactly.
       responseBodyLimit: HANDOFF_ANSWER_LIMIT + 1,
+      agents,
       ...(options.resolve === undefined ? {} : { resolve: options.resolve }),
     });
     return classifyAttempt(result);
