@@ -4,15 +4,9 @@
 // give the same answers on PGlite as on the memory store, and no claim ever leaves more
 // than max_in_flight of a party in flight.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createMemoryStore,
-  isStoreError,
-  type HandoffJobRow,
-  type StoreTransactionV1,
-  type StoreV1,
-} from '@programrun/engine';
-import { createPGliteDatabase, createSqlStore, migrate, type SqlDatabase } from '../src/index.js';
+import { expect } from 'vitest';
+import { type HandoffJobRow, type StoreTransactionV1 } from '@programrun/engine';
+import { compareWithMemoryStore } from './support/model-comparison.js';
 
 const MAX_IN_FLIGHT = 2;
 const at = (second: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, second)).toISOString();
@@ -157,40 +151,11 @@ async function apply(tx: StoreTransactionV1, command: Command): Promise<unknown>
   }
 }
 
-async function outcome(store: StoreV1, command: Command): Promise<unknown> {
-  try {
-    return { ok: (await store.transaction((tx) => apply(tx, command))) ?? null };
-  } catch (error) {
-    for (const code of ['duplicate_key', 'version_conflict', 'not_found'] as const) {
-      if (isStoreError(error, code)) return { error: code };
-    }
-    throw error;
-  }
-}
-
-describe('handoff jobs on PGlite answer like the memory store (model-based)', () => {
-  let database: SqlDatabase;
-  let schemas = 0;
-  beforeAll(async () => {
-    database = await createPGliteDatabase();
-  });
-  afterAll(() => database.close());
-
-  it('gives the same answer to every operation, never exceeding max_in_flight', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(command, { minLength: 20, maxLength: 60 }), async (commands) => {
-        const schema = `jobs_${(schemas += 1)}`;
-        await migrate(database, { schema });
-        const sql = createSqlStore(database, `"${schema}"`);
-        const memory = createMemoryStore();
-        for (const [index, step] of commands.entries()) {
-          expect(await outcome(sql, step), `step ${index}: ${JSON.stringify(step)}`).toEqual(
-            await outcome(memory, step),
-          );
-        }
-        await database.session((session) => session.query(`DROP SCHEMA "${schema}" CASCADE`));
-      }),
-      { numRuns: 60 },
-    );
-  });
+compareWithMemoryStore({
+  describe: 'handoff jobs on PGlite answer like the memory store (model-based)',
+  it: 'gives the same answer to every operation, never exceeding max_in_flight',
+  schemaPrefix: 'jobs',
+  sequences: fc.array(command, { minLength: 20, maxLength: 60 }),
+  apply,
+  numRuns: 60,
 });

@@ -3,16 +3,8 @@
 // Store spec v1. Covers the SQL paths the contract suite checks only by example: keyset
 // cursors under filters, compare-and-swap, unique keys, timer leases.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createMemoryStore,
-  isStoreError,
-  type RunRecord,
-  type StoredRun,
-  type StoreTransactionV1,
-  type StoreV1,
-} from '@programrun/engine';
-import { createPGliteDatabase, createSqlStore, migrate, type SqlDatabase } from '../src/index.js';
+import { type RunRecord, type StoredRun, type StoreTransactionV1 } from '@programrun/engine';
+import { compareWithMemoryStore } from './support/model-comparison.js';
 
 const at = (minute: number): string => new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
 
@@ -147,40 +139,11 @@ async function apply(tx: StoreTransactionV1, command: Command): Promise<unknown>
   }
 }
 
-async function outcome(store: StoreV1, command: Command): Promise<unknown> {
-  try {
-    return { ok: (await store.transaction((tx) => apply(tx, command))) ?? null };
-  } catch (error) {
-    for (const code of ['duplicate_key', 'version_conflict', 'not_found'] as const) {
-      if (isStoreError(error, code)) return { error: code };
-    }
-    throw error;
-  }
-}
-
-describe('PGlite answers like the memory store (model-based)', () => {
-  let database: SqlDatabase;
-  let schemas = 0;
-  beforeAll(async () => {
-    database = await createPGliteDatabase();
-  });
-  afterAll(() => database.close());
-
-  it('gives the same answer to every operation of random sequences', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 30 }), async (commands) => {
-        const schema = `model_${(schemas += 1)}`;
-        await migrate(database, { schema });
-        const sql = createSqlStore(database, `"${schema}"`);
-        const memory = createMemoryStore();
-        for (const [index, step] of commands.entries()) {
-          expect(await outcome(sql, step), `step ${index}: ${JSON.stringify(step)}`).toEqual(
-            await outcome(memory, step),
-          );
-        }
-        await database.session((session) => session.query(`DROP SCHEMA "${schema}" CASCADE`));
-      }),
-      { numRuns: 80 },
-    );
-  });
+compareWithMemoryStore({
+  describe: 'PGlite answers like the memory store (model-based)',
+  it: 'gives the same answer to every operation of random sequences',
+  schemaPrefix: 'model',
+  sequences: fc.array(command, { minLength: 1, maxLength: 30 }),
+  apply,
+  numRuns: 80,
 });
