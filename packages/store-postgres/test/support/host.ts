@@ -7,15 +7,13 @@
 // PROGRAMRUN_RESPONSE_DELAY_MS (simulated partners).
 // Prints one JSON line when it listens: {"ready":true,"port":…,"pid":…}
 // SIGTERM stops it cleanly (store closed); SIGKILL is what the crash suite sends.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { loadCatalogue } from '@programrun/dsl/node';
 import { createAccounts, createEngine, isStoreError, startScheduler } from '@programrun/engine';
 import { createWebhookDispatcher } from '@programrun/webhooks';
 import { createHandler } from '@programrun/http';
-import { createNodeListener } from '@programrun/http/node';
 import { openHostStore } from './host-store.js';
+import { serveHost } from './serve-host.js';
 
 /** Short leases and polls, so a killed host's work is taken over within seconds. */
 const TIMER_LEASE_MS = 2_000;
@@ -80,21 +78,9 @@ const handler = createHandler({
   // The suites drive load on purpose.
   rateLimit: false,
 });
-const server = createServer(createNodeListener(handler));
-server.keepAliveTimeout = 1_000;
-server.on('error', fail);
-server.listen(port, '127.0.0.1', () => {
-  const { port: bound } = server.address() as AddressInfo;
-  console.log(JSON.stringify({ ready: true, port: bound, pid: process.pid }));
-});
-
-process.once('SIGTERM', () => {
-  server.close();
-  server.closeAllConnections();
-  void Promise.all([scheduler.stop(), dispatcher.stop()])
-    .then(() => opened.close())
-    .then(
-      () => process.exit(0),
-      (error: unknown) => fail(error),
-    );
-});
+serveHost(
+  handler,
+  port,
+  () => Promise.all([scheduler.stop(), dispatcher.stop()]).then(() => opened.close()),
+  fail,
+);

@@ -9,15 +9,13 @@
 // PROGRAMRUN_HANDOFF_LEASE_MS (default 1500), PORT (0 = any).
 // Prints one JSON line when it listens: {"ready":true,"port":…,"pid":…}
 // SIGTERM stops it cleanly (workers drained, store closed); SIGKILL is what the crash suite sends.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { loadCatalogue } from '@programrun/dsl/node';
 import { createAccounts, createEngine, isStoreError, startScheduler } from '@programrun/engine';
 import { createHttpConnector } from '@programrun/webhooks';
 import { createHandler } from '@programrun/http';
-import { createNodeListener } from '@programrun/http/node';
 import { openHostStore } from './host-store.js';
+import { serveHost } from './serve-host.js';
 
 function fail(reason: unknown): never {
   console.error(
@@ -86,22 +84,4 @@ const scheduler = startScheduler(engine, {
 });
 
 const handler = createHandler({ engine, accounts, rateLimit: false });
-const server = createServer(createNodeListener(handler));
-server.keepAliveTimeout = 1_000;
-server.on('error', fail);
-server.listen(port, '127.0.0.1', () => {
-  const { port: bound } = server.address() as AddressInfo;
-  console.log(JSON.stringify({ ready: true, port: bound, pid: process.pid }));
-});
-
-process.once('SIGTERM', () => {
-  server.close();
-  server.closeAllConnections();
-  void scheduler
-    .stop()
-    .then(() => opened.close())
-    .then(
-      () => process.exit(0),
-      (error: unknown) => fail(error),
-    );
-});
+serveHost(handler, port, () => scheduler.stop().then(() => opened.close()), fail);
