@@ -13,6 +13,8 @@ import type { Page, RunQuery, Scope } from './store/store-v1.js';
 import type { Webhooks } from './webhooks/webhooks.js';
 import type { HandoffWorkerOptions, HandoffWorkers } from './handoffs/handoff-workers.js';
 import type { PartnerStatus } from './handoffs/partner-status.js';
+import type { BackgroundWorkers } from './health/background-workers.js';
+import type { Readiness, ReadinessOptions } from './health/readiness.js';
 
 /**
  * One store transaction of a scope in which runs are created and signalled: what it writes
@@ -80,8 +82,15 @@ export interface Engine {
     options?: { afterSequence?: number; limit?: number },
   ): Promise<LifecycleRecord[]>;
   signal(scope: Scope, runId: string, signal: Signal): Promise<SignalResult>;
-  /** Fires every timer due in an environment (each account on its own clock); returns how many fired. */
-  runDueTimers(environment: RunEnvironment): Promise<number>;
+  /**
+   * Fires every timer due in an environment (each account on its own clock); returns how
+   * many fired. Once `options.signal` aborts (the host is stopping) it claims nothing more
+   * and gives back the leases of the timers it claimed but did not fire.
+   */
+  runDueTimers(
+    environment: RunEnvironment,
+    options?: { readonly signal?: AbortSignal },
+  ): Promise<number>;
   /**
    * Moves one account's test clock forward, firing each of its timers at its own due time
    * on the way. Other accounts' clocks and timers are untouched.
@@ -155,4 +164,27 @@ export interface Engine {
   partners(scope: Scope): Promise<PartnerStatus[]>;
   /** Current time of a scope: the live clock, or the account's test clock. */
   now(scope: Scope): Promise<Date>;
+  /**
+   * Whether this engine can serve (what `GET /readyz` answers): the store answers within
+   * `timeoutMs`, its migrations are current, and every loop registered in `background`
+   * (scheduler, handoff workers, webhook dispatcher) is running. Never throws.
+   *
+   * @example
+   * ```ts
+   * const { ready, checks } = await engine.readiness();
+   * if (!ready) console.warn(checks.store.status, checks.migrations.status, checks.background.workers);
+   * ```
+   */
+  readiness(options?: ReadinessOptions): Promise<Readiness>;
+  /**
+   * The engine's long-running loops, for readiness: `startScheduler`, the handoff workers
+   * and `createWebhookDispatcher(…).start()` register here; a host's own loops may too.
+   *
+   * @example
+   * ```ts
+   * const relay = engine.background.started('outbox-relay');
+   * process.on('SIGTERM', () => relay.stopped());
+   * ```
+   */
+  readonly background: BackgroundWorkers;
 }

@@ -7,6 +7,9 @@ import type { TransactionRunner } from './kernel/transaction-runner.js';
 import type { DeliveryWakeup } from './outbox/delivery-wakeup.js';
 import type { Clock } from './time/clock.js';
 import type { EnvironmentClocks } from './time/environment-clocks.js';
+import type { EngineMetrics } from './telemetry/engine-metrics.js';
+import type { Telemetry } from './telemetry/telemetry.js';
+import type { BackgroundWorkers } from './health/background-workers.js';
 
 /**
  * What the engine's modules share, built once by `createEngine` and passed explicitly: no
@@ -29,4 +32,10 @@ export interface EngineContext {
   readonly deliveries: DeliveryWakeup;
   /** The evidence signing keys of each environment, and the public ones. */
   readonly evidenceKeys: EvidenceKeys;
+  /** Tracer and meter (or no-ops when telemetry is off). */
+  readonly telemetry: Telemetry;
+  /** The engine's metric instruments, on `telemetry.meter`. */
+  readonly metrics: EngineMetrics;
+  /** The engine's long-running loops (scheduler, handoff workers, dispatcher), for readiness. */
+  readonly background: BackgroundWorkers;
 }

@@ -8,6 +8,7 @@ import type { EvidenceKeysOption } from './evidence/evidence-keys.js';
 import type { WebhookOptions } from './webhooks/webhook-options.js';
 import type { HandoffConnector } from './connectors/handoff-contract.js';
 import type { HandoffOptions, PartnerConnection } from './handoffs/handoff-settings.js';
+import type { TelemetryOptions } from './telemetry/telemetry-options.js';
 
 /** Options of `createEngine`. */
 export interface EngineOptions {
@@ -54,4 +55,11 @@ export interface EngineOptions {
   readonly connectors?: Readonly<Record<string, HandoffConnector | PartnerConnection>>;
   /** How handoff jobs are leased, retried and polled. */
   readonly handoffs?: HandoffOptions;
+  /**
+   * OpenTelemetry: spans for creates, signals, timers, connector calls, webhook deliveries
+   * and store transactions, one trace per run, and metrics (docs/guides/observability.md).
+   * `false` turns it off; providers of your own replace the global ones.
+   * @default the global OpenTelemetry API (near-free until an SDK is registered)
+   */
+  readonly telemetry?: TelemetryOptions;
 }

@@ -1,3 +1,7 @@
+import { createEngineMetrics } from './telemetry/engine-metrics.js';
+import { createTelemetry } from './telemetry/telemetry.js';
+import { createBackgroundWorkers } from './health/background-workers.js';
+import { createReadiness } from './health/readiness.js';
 import { createIssuerActivations } from './activation/activations.js';
 import { createScenarioCatalogue } from './catalogue/scenario-catalogue.js';
 import type { Engine, UnitOfWork } from './engine-api.js';
@@ -6,6 +10,7 @@ import type { EngineOptions } from './engine-options.js';
 import { createAccessRequest } from './evidence/create-access-request.js';
 import { resolveEvidenceKeys } from './evidence/evidence-keys.js';
 import { exportEvidence } from './evidence/export-evidence.js';
+import { registerHandoffGauges } from './handoffs/handoff-gauges.js';
 import { resolveHandoffSettings } from './handoffs/handoff-settings.js';
 import { startHandoffWorkers } from './handoffs/handoff-workers.js';
 import { partnerStatuses } from './handoffs/partner-status.js';
@@ -14,6 +19,7 @@ import { randomIds } from './ids/random-ids.js';
 import { createTransactionRunner, joinTransaction } from './kernel/transaction-runner.js';
 import { createDeliveryWakeup } from './outbox/delivery-wakeup.js';
 import { createRunIn, isPrepared, prepareCreation } from './runs/create-run.js';
+import { inCreateSpan } from './runs/create-span.js';
 import { getRun, listEvents, listRuns } from './runs/run-queries.js';
 import { applySignal } from './signals/apply-signal.js';
 import { systemClock } from './time/clock.js';
@@ -21,17 +27,21 @@ import { createEnvironmentClocks } from './time/environment-clocks.js';
 import { runDueTimers } from './time/fire-timers.js';
 import { nextDue } from './time/next-due.js';
 import { createTestClocks } from './time/test-clock.js';
+import { registerOutboxGauge } from './webhooks/outbox-gauge.js';
 import { createWebhooks } from './webhooks/webhooks.js';
 
 /** The context every module of one engine shares, from the options' defaults. */
 function engineContext(options: EngineOptions): EngineContext {
   const liveClock = options.clock ?? systemClock;
   const clocks = createEnvironmentClocks(liveClock, options.testClock ?? liveClock);
+  const telemetry = createTelemetry(options.telemetry, '@programrun/engine');
+  const metrics = createEngineMetrics(telemetry.meter);
   return {
     transactions: createTransactionRunner({
       store: options.store,
       maxConflictRetries: options.maxConflictRetries ?? 8,
       onEffectError: (error) => console.error('programrun: after-commit effect failed:', error),
+      telemetry: { telemetry, metrics },
     }),
     catalogue:
       'list' in options.scenarios ? options.scenarios : createScenarioCatalogue(options.scenarios),
@@ -43,6 +53,9 @@ function engineContext(options: EngineOptions): EngineContext {
     timerLeaseMs: options.timerLeaseMs ?? 60_000,
     deliveries: createDeliveryWakeup(clocks),
     evidenceKeys: resolveEvidenceKeys(options.evidence?.keys),
+    telemetry,
+    metrics,
+    background: createBackgroundWorkers(),
   };
 }
 
@@ -62,6 +75,8 @@ function engineContext(options: EngineOptions): EngineContext {
 export function createEngine(options: EngineOptions): Engine {
   const context = engineContext(options);
   const { transactions, catalogue } = context;
+  registerHandoffGauges(context);
+  registerOutboxGauge(context);
   const testClocks = createTestClocks(context);
 
   const unitOfWork: Engine['unitOfWork'] = (scope, work) =>
@@ -73,13 +88,14 @@ export function createEngine(options: EngineOptions): Engine {
         const uow: UnitOfWork = {
           ...transaction,
           scope,
-          createRun: (request) =>
-            createRunIn(
-              context,
-              transaction,
-              scope,
-              isPrepared(request) ? request : prepareCreation(catalogue, scope, request),
-            ),
+          createRun(request) {
+            const prepared = isPrepared(request)
+              ? request
+              : prepareCreation(catalogue, scope, request);
+            return inCreateSpan(context, scope, prepared, (traceContext) =>
+              createRunIn(context, transaction, scope, prepared, traceContext),
+            );
+          },
           signal: (runId, signal) => applySignal(context, transaction, scope, runId, signal),
           createAccessRequest: (input) => createAccessRequest(joined, scope, input),
           get webhooks() {
@@ -101,9 +117,12 @@ export function createEngine(options: EngineOptions): Engine {
     async createRun(scope, request) {
       // Checked before the transaction opens, so a retry never validates again.
       const prepared = prepareCreation(catalogue, scope, request);
-      return transactions.run((transaction) => createRunIn(context, transaction, scope, prepared), {
-        retryDuplicateKey: true,
-      });
+      return inCreateSpan(context, scope, prepared, (traceContext) =>
+        transactions.run(
+          (transaction) => createRunIn(context, transaction, scope, prepared, traceContext),
+          { retryDuplicateKey: true },
+        ),
+      );
     },
     prepareRun: (scope, request) => prepareCreation(catalogue, scope, request),
     getRun: (scope, id) => getRun(context, scope, id),
@@ -111,7 +130,8 @@ export function createEngine(options: EngineOptions): Engine {
     listEvents: (scope, runId, query) => listEvents(context, scope, runId, query),
     signal: async (scope, runId, signal) =>
       transactions.run((transaction) => applySignal(context, transaction, scope, runId, signal)),
-    runDueTimers: (environment) => runDueTimers(context, environment),
+    runDueTimers: (environment, timerOptions) =>
+      runDueTimers(context, environment, timerOptions?.signal),
     advanceTestClock: (account, seconds) => testClocks.advance(account, seconds),
     advanceTestClockTo: (account, target) => testClocks.advanceTo(account, target),
     createAccessRequest: async (scope, input) => createAccessRequest(context, scope, input),
@@ -127,5 +147,7 @@ export function createEngine(options: EngineOptions): Engine {
     startHandoffWorkers: (workerOptions) => startHandoffWorkers(context, workerOptions),
     partners: (scope) => partnerStatuses(context, scope),
     now: (scope) => transactions.run(({ tx }) => context.clocks.now(tx, scope)),
+    readiness: createReadiness(options.store, context.background),
+    background: context.background,
   };
 }

@@ -119,6 +119,7 @@ export type {
   HandoffJobRow,
   HandoffJobStatus,
   HandoffPartyLoad,
+  StoreHealth,
 } from './store/store-v1.js';
 export type { LifecycleRecord } from './lifecycle/lifecycle-record.js';
 export {
@@ -134,6 +135,7 @@ export { partnerIdempotencyKey } from './handoffs/partner-key.js';
 export { deterministicId } from './ids/deterministic-id.js';
 export { startScheduler } from './time/scheduler.js';
 export type { Scheduler, SchedulerOptions, TimerSource } from './time/scheduler.js';
+export type { StopOptions } from './stop-options.js';
 export type { SandboxOptions } from './handoffs/sandbox.js';
 export type { Signal, ApprovalSignal, HandoffSignal, CancelSignal } from './signals/signal.js';
 export { FINAL_STATUSES, RUN_STATUSES } from './runs/run-record.js';
@@ -174,6 +176,7 @@ export type { Webhooks } from './webhooks/webhooks.js';
 export type {
   DeliveryQueue,
   DeliveryShares,
+  DeliverySettled,
   AttemptOutcome,
   PreparedDelivery,
 } from './webhooks/delivery-queue.js';
@@ -215,3 +218,12 @@ export type {
   WebhookClaim,
   WebhookDisabledReason,
 } from './store/webhook-spec.js';
+export { formatTraceparent, parseTraceparent } from './telemetry/trace-context.js';
+export { withCallerTrace, isCallerTrace } from './telemetry/caller-trace.js';
+export { createTelemetry } from './telemetry/telemetry.js';
+export type { Telemetry, SpanStart } from './telemetry/telemetry.js';
+export type { TelemetryOptions } from './telemetry/telemetry-options.js';
+export { ATTRIBUTES } from './telemetry/attributes.js';
+export { METRIC_NAMES } from './telemetry/engine-metrics.js';
+export type { BackgroundWorker, BackgroundWorkers } from './health/background-workers.js';
+export type { Readiness, ReadinessChecks, ReadinessOptions } from './health/readiness.js';

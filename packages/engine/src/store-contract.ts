@@ -4,10 +4,13 @@ import { defineAccountContract } from './store-contract/account-contract.js';
 import { defineHandoffJobClaimContract } from './store-contract/handoff-job-claim-contract.js';
 import { defineHandoffJobContract } from './store-contract/handoff-job-contract.js';
 import { defineIdempotencyContract } from './store-contract/idempotency-contract.js';
+import { defineLeaseReleaseContract } from './store-contract/lease-release-contract.js';
 import { defineRunContract } from './store-contract/run-contract.js';
 import { defineTimerContract } from './store-contract/timer-contract.js';
+import { defineTraceContextContract } from './store-contract/trace-context-contract.js';
 import { defineUnstorableContract } from './store-contract/unstorable-contract.js';
 import { defineWebhookClaimContract } from './store-contract/webhook-claim-contract.js';
+import { defineWebhookBacklogContract } from './store-contract/webhook-backlog-contract.js';
 import { defineWebhookStoreContract } from './store-contract/webhook-contract.js';
 import { defineWebhookScanContract } from './store-contract/webhook-scan-contract.js';
 
@@ -18,7 +21,8 @@ export type StoreFactory = () => Promise<StoreV1> | StoreV1;
  * The Store spec v1 contract: every store (memory, PGlite, PostgreSQL) must pass it.
  * Call it from a vitest file with a factory that returns a fresh, empty store. One part
  * per table group, as the spec is split (runs, timers, accounts, idempotency, webhooks, handoff jobs),
- * and one for the values every store must refuse alike (`unstorable_value`).
+ * one for the leases a stopping host gives back, and one for the values every store must
+ * refuse alike (`unstorable_value`).
  *
  * @example
  * ```ts
@@ -43,8 +47,11 @@ export function defineStoreContract(name: string, createStore: StoreFactory): vo
     defineWebhookStoreContract(withStore);
     defineWebhookClaimContract(withStore);
     defineWebhookScanContract(withStore);
+    defineWebhookBacklogContract(withStore);
     defineHandoffJobContract(withStore);
     defineHandoffJobClaimContract(withStore);
+    defineLeaseReleaseContract(withStore);
+    defineTraceContextContract(withStore);
     defineUnstorableContract(withStore);
   });
 }

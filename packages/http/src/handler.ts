@@ -1,4 +1,4 @@
-import type { Accounts, Engine } from '@programrun/engine';
+import type { Accounts, Engine, TelemetryOptions } from '@programrun/engine';
 import { createKeyStoreAuthenticator } from './auth/api-key-authenticator.js';
 import { authorizeApprovalByScopes, type AuthorizeApproval } from './auth/authorize-approval.js';
 import type { Authenticate, Principal } from './auth/principal.js';
@@ -10,7 +10,8 @@ import { HttpError } from './errors/http-error.js';
 import type { IdempotencyPolicy } from './idempotency/idempotency.js';
 import { createIdempotencyPurge } from './idempotency/purge-expired.js';
 import { logRequest, requestLoggersOf } from './logging/log-request.js';
-import type { AccessLogger, ErrorLogger } from './logging/request-log.js';
+import type { AccessLogger, ErrorLogger, RequestLogger } from './logging/request-log.js';
+import { openApiPath } from './openapi/operation-spec.js';
 import {
   createFailedAuthentications,
   DEFAULT_FAILED_AUTHENTICATION_LIMIT,
@@ -24,9 +25,10 @@ import {
 } from './rate-limit/token-bucket.js';
 import { DEFAULT_MAX_BODY_BYTES } from './request-body.js';
 import { newRequestId } from './request-id.js';
-import { matchRoute } from './router.js';
+import { matchRoute, type Route, type RouteMatch } from './router.js';
 import { ROUTES } from './routes/all-routes.js';
 import { problemResponse } from './routes/answer-errors.js';
+import { createHttpTelemetry } from './telemetry/server-span.js';
 
 /** Options of {@link createHandler}. */
 export interface HandlerOptions {
@@ -78,17 +80,33 @@ export interface HandlerOptions {
    */
   readonly idempotency?: Partial<IdempotencyPolicy>;
   /**
-   * Called once for every `5xx` answer with its request id, route, problem code and what
-   * was thrown (which callers never see); `false` turns it off.
-   * @default one JSON line on `console.error` (`consoleErrorLog`)
+   * Called once for every `5xx` answer with its request id, route, trace id, problem code
+   * and what was thrown (which callers never see); `false` turns it off.
+   * @default one JSON line on `console.error` (`consoleErrorLog`), unless a `logger` is given
    */
   readonly onError?: ErrorLogger | false;
   /**
-   * Called once per request after it is answered: method, path, status, duration, request
-   * id and account. Pass `consoleAccessLog` for one JSON line per request on `console.log`.
+   * Called once per request after it is answered: method, path, route, status, duration,
+   * request id, account, credential id and trace id. Pass `consoleAccessLog` for one JSON
+   * line per request on `console.log`.
    * @default none
    */
   readonly onAccess?: AccessLogger;
+  /**
+   * A structured logger (pino, or anything with `info(fields, message)` and
+   * `error(fields, message)`): every request at `info`, every 5xx at `error`, with the
+   * fields of `onAccess` and `onError` entries. It replaces the default `console.error`
+   * error log; `onError` and `onAccess` still get their entries when given.
+   * @default none
+   */
+  readonly logger?: RequestLogger;
+  /**
+   * OpenTelemetry: a SERVER span per request (HTTP semantic conventions, child of an
+   * incoming `traceparent`) that the engine's spans nest under, and the
+   * `http.server.request.duration` histogram. `false` turns it off.
+   * @default the global OpenTelemetry API (near-free until an SDK is registered)
+   */
+  readonly telemetry?: TelemetryOptions;
 }
 
 const ANONYMOUS: Principal = {
@@ -130,9 +148,21 @@ export interface Handler {
   readonly errorLog?: ErrorLogger | undefined;
 }
 
+/** Each route's template as OpenTelemetry and the logs name it (`/v1/program-runs/{id}`). */
+const TEMPLATES = new Map<Route, string>(ROUTES.map((route) => [route, openApiPath(route.path)]));
+
+/** What the handler learnt of the caller while answering, for the logs. */
+interface Seen {
+  account: string | null;
+  credentialId: string | null;
+}
+
 /**
  * Creates the `/v1` handler: `handle(request)` authenticates, routes, and answers JSON
  * or RFC 9457 problem+json with a stable `code`; every response carries `Request-Id`.
+ * It also answers the public `GET /healthz` (liveness) and `GET /readyz` (readiness:
+ * `engine.readiness()`) probes; the framework adapters pass only `/v1` on, so mount those
+ * two paths on `handler.handle` yourself there.
  *
  * @example
  * ```ts
@@ -155,6 +185,7 @@ export function createHandler(options: HandlerOptions): Handler {
   const authenticate = authenticatorOf(options);
   const limiter = limiterOf(options.rateLimit);
   const loggers = requestLoggersOf(options);
+  const telemetry = createHttpTelemetry(options.telemetry);
   const failures = failuresOf(options);
   const authorizeApproval = options.authorizeApproval ?? authorizeApprovalByScopes;
 
@@ -171,11 +202,11 @@ export function createHandler(options: HandlerOptions): Handler {
 
   async function route(
     request: Request,
+    url: URL,
+    match: RouteMatch,
     requestId: string,
-    seen: { account: string | null },
+    seen: Seen,
   ): Promise<Response> {
-    const url = new URL(request.url);
-    const match = matchRoute(ROUTES, request.method, url.pathname.replace(/\/+$/, '') || '/');
     if (match.kind === 'none') {
       throw new HttpError('route_not_found', `No endpoint ${request.method} ${url.pathname}.`);
     }
@@ -191,6 +222,7 @@ export function createHandler(options: HandlerOptions): Handler {
     const principal = match.route.public ? ANONYMOUS : await principalOf(request);
     if (!match.route.public) {
       seen.account = principal.account;
+      seen.credentialId = principal.credentialId;
       const decision = await limiter?.take(
         `${principal.account}\u0000${principal.environment}\u0000${principal.credentialId}`,
       );
@@ -223,15 +255,33 @@ export function createHandler(options: HandlerOptions): Handler {
     async handle(request) {
       const requestId = newRequestId();
       const startedAt = performance.now();
-      const seen: { account: string | null } = { account: null };
-      let response: Response;
-      try {
-        response = await route(request, requestId, seen);
-      } catch (error) {
-        response = problemResponse(error, requestId);
-      }
-      response.headers.set('request-id', requestId);
-      logRequest(loggers, { request, requestId, startedAt, account: seen.account, response });
+      const seen: Seen = { account: null, credentialId: null };
+      const url = new URL(request.url);
+      const match = matchRoute(ROUTES, request.method, url.pathname.replace(/\/+$/, '') || '/');
+      const template = match.kind === 'found' ? (TEMPLATES.get(match.route) ?? null) : null;
+      const { response, traceId } = await telemetry.serve(
+        { request, url, requestId, route: template },
+        async () => {
+          let response: Response;
+          try {
+            response = await route(request, url, match, requestId, seen);
+          } catch (error) {
+            response = problemResponse(error, requestId);
+          }
+          response.headers.set('request-id', requestId);
+          return response;
+        },
+      );
+      logRequest(loggers, {
+        request,
+        requestId,
+        startedAt,
+        route: template,
+        account: seen.account,
+        credentialId: seen.credentialId,
+        traceId,
+        response,
+      });
       return response;
     },
   };

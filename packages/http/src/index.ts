@@ -6,6 +6,7 @@ export type {
   AccessLogger,
   ErrorLogEntry,
   ErrorLogger,
+  RequestLogger,
 } from './logging/request-log.js';
 export {
   createKeyStoreAuthenticator,
@@ -45,5 +46,6 @@ export { scenarioSchema, scenarioListSchema } from './schemas/scenario.js';
 export { accessRequestRecordSchema } from './schemas/access-request.js';
 export { evidenceEnvelopeSchema, evidenceKeySchema, jwksSchema } from './schemas/evidence.js';
 export { testClockSchema } from './schemas/test-clock.js';
+export { healthSchema, readinessSchema, readinessChecksSchema } from './schemas/health.js';
 export { problemSchema, problemFieldSchema } from './schemas/problem.js';
 export { openApiDocumentSchema } from './schemas/openapi-document.js';

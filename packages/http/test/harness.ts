@@ -103,11 +103,11 @@ export async function createTestHandler(
 }
 
 /**
- * Fails the test when a `/v1` answer deviates from the OpenAPI document (status, headers,
- * body schema): every HTTP suite checks the document as a side effect.
+ * Fails the test when a `/v1` (or probe) answer deviates from the OpenAPI document
+ * (status, headers, body schema): every HTTP suite checks the document as a side effect.
  */
 async function conformsToOpenApi(method: string, path: string, response: Response) {
-  if (!/^\/v1(\/|$|\?)/.test(path)) return response;
+  if (!/^\/(v1|healthz|readyz)(\/|$|\?)/.test(path)) return response;
   const bodyText = await response.clone().text();
   const problems = checkResponseAgainstOpenApi(method, path, {
     status: response.status,

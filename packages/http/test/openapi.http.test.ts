@@ -48,6 +48,38 @@ describe('GET /v1/openapi.json', () => {
   });
 });
 
+describe('GET /healthz and GET /readyz', () => {
+  it('answer without credentials: alive, and ready with the checks', async () => {
+    await expectCall(200, 'GET', '/healthz', { key: null });
+    const ready = await expectCall(200, 'GET', '/readyz', { key: null });
+    expect(ready.body).toMatchObject({ status: 'ready', checks: { store: { status: 'ok' } } });
+  });
+
+  it('answer 503 not_ready with the checks while a background worker is stopped', async () => {
+    server.engine.background.started('openapi-test').stopped();
+    const problem = await expectProblem(503, 'not_ready', 'GET', '/readyz', { key: null });
+    expect(problem.body).toMatchObject({
+      checks: { background: { status: 'stopped', workers: { 'openapi-test': 'stopped' } } },
+    });
+    server.engine.background.started('openapi-test');
+    await expectCall(200, 'GET', '/readyz', { key: null });
+  });
+
+  it('answer 500 when the engine cannot tell its readiness', async () => {
+    const handler = createHandler({
+      engine: { ...server.engine, readiness: () => Promise.reject(new Error('boom')) },
+      authenticate: () => null,
+      onError: false,
+    });
+    const answer = await conforming(
+      'GET',
+      '/readyz',
+      await handler.handle(new Request('http://localhost/readyz')),
+    );
+    expect(answer).toMatchObject({ status: 500, body: { code: 'internal_error' } });
+  });
+});
+
 describe('scenarios', () => {
   it('lists and reads every scenario', async () => {
     const list = await expectCall(200, 'GET', '/v1/scenarios');
@@ -709,6 +741,8 @@ describe('coverage', () => {
   const unreachable: Record<string, number[]> = {
     // Serving a prebuilt document has nothing a test can make fail.
     getOpenApiDocument: [500],
+    // Nor has answering that the process is alive.
+    getHealth: [500],
     // A DELETE has no body: only the Express adapter's body_already_read answers 400
     // (adapters.http.test.ts covers that answer).
     deleteWebhookEndpoint: [400],

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CompiledScenario } from '@programrun/dsl';
 import { loadCatalogue } from '@programrun/dsl/node';
@@ -9,6 +10,7 @@ import {
   type AccessLogEntry,
   type ErrorLogEntry,
   type HandlerOptions,
+  type RequestLogger,
 } from '../src/index.js';
 
 // Every 5xx is logged with its request id (what was thrown stays out of the answer), and
@@ -70,7 +72,10 @@ describe('the error log', () => {
       request_id: response.headers.get('request-id'),
       method: 'GET',
       path: '/v1/program-runs',
+      route: '/v1/program-runs',
       status: 500,
+      // No SDK is registered here: the request has no trace.
+      trace_id: null,
       code: 'internal_error',
       error: { name: 'Error', message: 'disk on fire', cause: 'Error: EIO' },
     });
@@ -134,7 +139,7 @@ describe('the access log', () => {
     expect(infoLine).not.toHaveBeenCalled();
   });
 
-  it('gets one entry per request: method, path, status, duration, request id, account', async () => {
+  it('gets one entry per request: method, path, route, status, duration, request id, account, credential, trace', async () => {
     const entries: AccessLogEntry[] = [];
     const handler = handlerWith({ onAccess: (entry) => entries.push(entry), onError: false });
     const answers = [
@@ -142,23 +147,34 @@ describe('the access log', () => {
       await handler.handle(get('/v1/scenarios', 'bad')),
       await handler.handle(get('/v1/openapi.json', null)),
       await handler.handle(get('/v1/program-runs')),
+      await handler.handle(get('/v1/scenarios/wallet-delivery@v1')),
+      await handler.handle(get('/v1/nowhere')),
     ];
     expect(entries.map(({ duration_ms: _duration, ...entry }) => entry)).toEqual(
       [
-        ['/v1/scenarios', 200, 'acct_log'],
-        ['/v1/scenarios', 401, null],
-        ['/v1/openapi.json', 200, null],
-        ['/v1/program-runs', 500, 'acct_log'],
-      ].map(([path, status, account], index) => ({
+        ['/v1/scenarios', '/v1/scenarios', 200, 'acct_log'],
+        ['/v1/scenarios', '/v1/scenarios', 401, null],
+        ['/v1/openapi.json', '/v1/openapi.json', 200, null],
+        ['/v1/program-runs', '/v1/program-runs', 500, 'acct_log'],
+        ['/v1/scenarios/wallet-delivery@v1', '/v1/scenarios/{id}', 200, 'acct_log'],
+        ['/v1/nowhere', null, 404, null],
+      ].map(([path, route, status, account], index) => ({
         level: 'info',
         message: 'request',
         request_id: answers[index]!.headers.get('request-id'),
         method: 'GET',
         path,
+        route,
         status,
         account,
+        // The credential's id, never its secret; none when refused or public.
+        credential_id: account === null ? null : 'cred_1',
+        // No SDK is registered here: no trace.
+        trace_id: null,
       })),
     );
+    expect(JSON.stringify(entries)).not.toContain('not-logged');
+    expect(JSON.stringify(entries)).not.toContain('Bearer');
     for (const entry of entries) expect(entry.duration_ms).toBeGreaterThanOrEqual(0);
   });
 
@@ -172,5 +188,99 @@ describe('the access log', () => {
       status: 200,
       account: 'acct_log',
     });
+  });
+});
+
+describe('the logger option', () => {
+  /** A real pino logger writing JSON lines to memory. */
+  function pinoRecorder() {
+    const raw: string[] = [];
+    const logger = pino({ base: null, timestamp: false }, { write: (line) => void raw.push(line) });
+    return {
+      logger,
+      raw,
+      lines: () => raw.map((line) => JSON.parse(line) as Record<string, unknown>),
+    };
+  }
+
+  it('gets every request at info and every 5xx at error, in place of console.error', async () => {
+    const errorLine = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const infoLine = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const recorder = pinoRecorder();
+    const handler = handlerWith({ logger: recorder.logger });
+    const ok = await handler.handle(get('/v1/scenarios'));
+    const failed = await handler.handle(get('/v1/program-runs?limit=5'));
+    expect(errorLine).not.toHaveBeenCalled();
+    expect(infoLine).not.toHaveBeenCalled();
+    const lines = recorder.lines();
+    expect(lines).toEqual([
+      {
+        level: 30,
+        msg: 'request',
+        request_id: ok.headers.get('request-id'),
+        method: 'GET',
+        path: '/v1/scenarios',
+        route: '/v1/scenarios',
+        status: 200,
+        duration_ms: expect.any(Number),
+        account: 'acct_log',
+        credential_id: 'cred_1',
+        trace_id: null,
+      },
+      {
+        level: 50,
+        msg: 'request failed',
+        request_id: failed.headers.get('request-id'),
+        method: 'GET',
+        path: '/v1/program-runs',
+        route: '/v1/program-runs',
+        status: 500,
+        trace_id: null,
+        code: 'internal_error',
+        error: {
+          name: 'Error',
+          message: 'disk on fire',
+          stack: expect.stringContaining('disk on fire'),
+          cause: 'Error: EIO',
+        },
+      },
+      expect.objectContaining({ level: 30, msg: 'request', status: 500 }),
+    ]);
+    // pino sets level and message itself: no key twice on a line, no secret on any.
+    for (const line of recorder.raw) expect(line.match(/"level"/g)).toHaveLength(1);
+    expect(recorder.raw.join('')).not.toContain('Bearer');
+  });
+
+  it('writes beside onAccess and onError, and a throwing logger changes no answer', async () => {
+    const access: AccessLogEntry[] = [];
+    const errors: ErrorLogEntry[] = [];
+    const recorder = pinoRecorder();
+    const handler = handlerWith({
+      logger: recorder.logger,
+      onAccess: (entry) => access.push(entry),
+      onError: (entry) => errors.push(entry),
+    });
+    await handler.handle(get('/v1/program-runs'));
+    expect([access.length, errors.length, recorder.lines().length]).toEqual([1, 1, 2]);
+    const broken: RequestLogger = {
+      info: () => {
+        throw new Error('log sink full');
+      },
+      error: () => {
+        throw new Error('log sink full');
+      },
+    };
+    const resilient = handlerWith({ logger: broken, onAccess: (entry) => access.push(entry) });
+    expect((await resilient.handle(get('/v1/program-runs'))).status).toBe(500);
+    expect((await resilient.handle(get('/v1/scenarios'))).status).toBe(200);
+    expect(access).toHaveLength(3);
+  });
+
+  it('keeps onError: false meaning no error callback, while the logger still gets 5xx', async () => {
+    const errorLine = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const recorder = pinoRecorder();
+    await handlerWith({ logger: recorder.logger, onError: false }).handle(get('/v1/program-runs'));
+    expect(errorLine).not.toHaveBeenCalled();
+    expect(recorder.lines().map((line) => line.level)).toEqual([50, 30]);
   });
 });

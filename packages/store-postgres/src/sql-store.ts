@@ -1,6 +1,9 @@
+import { trace } from '@opentelemetry/api';
 import type { StoreTransactionV1, StoreV1 } from '@programrun/engine';
 import { guardStoreTransaction, StoreError } from '@programrun/engine';
 import type { SqlDatabase, SqlExecutor } from './sql/sql-database.js';
+import { countedTransaction } from './sql/statement-count.js';
+import { sqlStoreHealth } from './store-health.js';
 import { accountTables } from './tables/account-tables.js';
 import { handoffJobTables } from './tables/handoff-job-tables.js';
 import { idempotencyTables } from './tables/idempotency-tables.js';
@@ -43,13 +46,22 @@ function sqlTransaction(sql: SqlExecutor, schema: string): StoreTransactionV1 {
  */
 export function createSqlStore(database: SqlDatabase, schema: string): SqlStore {
   let closed = false;
+  const health = sqlStoreHealth(database, schema);
   return {
     specificationVersion: 'v1',
     name: database.kind,
     schema,
     transaction(work) {
       if (closed) return Promise.reject(new StoreError('store_unavailable', 'the store is closed'));
+      // Under a recording span (the engine's transaction span), its statements are counted.
+      const span = trace.getActiveSpan();
+      if (span?.isRecording())
+        return countedTransaction(database, span, (sql) => work(sqlTransaction(sql, schema)));
       return database.transaction((sql) => work(sqlTransaction(sql, schema)));
+    },
+    health() {
+      if (closed) return Promise.reject(new StoreError('store_unavailable', 'the store is closed'));
+      return health();
     },
     async close() {
       if (closed) return;

@@ -52,6 +52,9 @@ describe('concurrency of a party across hosts on one PostgreSQL', () => {
         PROGRAMRUN_PARTNER_SECRET: secret,
         PROGRAMRUN_PARTNER_CONCURRENCY: '3',
         PROGRAMRUN_HANDOFF_LEASE_MS: '5000',
+        // Each host calls 2 at most: alone neither fills the party's 3, together they could
+        // make 4, so the limit is held across hosts (and both hosts call), not by one host.
+        PROGRAMRUN_HANDOFF_MAX_IN_FLIGHT: '2',
       };
       const hosts = await Promise.all(
         [0, 1].map(() => startHost(environment, 30_000, [], 'test/support/partner-host.ts')),

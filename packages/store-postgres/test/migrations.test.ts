@@ -145,6 +145,39 @@ for (const target of targets) {
       });
     });
 
+    it('reads rows from before trace contexts without one (version 7)', async () => {
+      const { database, schema } = await open();
+      await migrate(database, { schema, to: 6 });
+      await database.transaction(async (sql) => {
+        await sql.query(
+          `INSERT INTO "${schema}".runs (id, account, environment, version, scenario_id, status, created_at, idempotency_key, snapshot, last_sequence, record)
+           VALUES ('prun_old', $1, $2, 1, 'wallet-delivery@v1', 'waiting', '2026-01-01T00:00:00.000Z', null, null, 0, '{"id":"prun_old"}')`,
+          [scope.account, scope.environment],
+        );
+        await sql.query(
+          `INSERT INTO "${schema}".webhook_events (id, account, environment, type, created, run_id, sequence, body)
+           VALUES ('evt_old', $1, $2, 'program_run.created', '2026-01-01T00:00:00.000Z', 'prun_old', 1, '{}')`,
+          [scope.account, scope.environment],
+        );
+        await sql.query(
+          `INSERT INTO "${schema}".handoff_jobs (id, run_id, account, environment, party, step, attempt, idempotency_key, request, deadline, status, calls, next_attempt_at, created_at, updated_at)
+           VALUES ('hjob_old', 'prun_old', $1, $2, 'bank', 'pay', 1, 'pik_old', '{}', '2026-01-02T00:00:00.000Z', 'queued', 0, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`,
+          [scope.account, scope.environment],
+        );
+      });
+      expect(await migrate(database, { schema })).toEqual({ applied: [7], version: 7 });
+      const store = createSqlStore(database, `"${schema}"`);
+      await store.transaction(async (tx) => {
+        const run = await tx.getRun(scope, 'prun_old');
+        expect(run?.id).toBe('prun_old');
+        expect(run && 'trace_context' in run).toBe(false);
+        const event = await tx.getWebhookEvent(scope, 'evt_old');
+        expect(event && 'trace_context' in event).toBe(false);
+        const [job] = await tx.handoffJobsOfRun('prun_old');
+        expect(job && 'trace_context' in job).toBe(false);
+      });
+    });
+
     it('applies each migration once when several hosts start at the same time', async () => {
       const { database, schema } = await open();
       const results = await Promise.all([0, 1, 2, 3].map(() => migrate(database, { schema })));

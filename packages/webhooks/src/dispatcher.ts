@@ -2,7 +2,10 @@ import type { RunEnvironment } from '@programrun/dsl';
 import {
   signatureHeader,
   systemClock,
+  type BackgroundWorker,
+  type BackgroundWorkers,
   type Clock,
+  type StopOptions,
   type WebhookDeliveryRow,
   type Webhooks,
 } from '@programrun/engine';
@@ -47,8 +50,21 @@ export interface WebhookDispatcher {
   start(): void;
   /** Delivers everything due now (retries included) and resolves with the attempts made. */
   drain(): Promise<number>;
-  /** Stops claiming, waits for requests in flight, and closes connections. */
-  stop(): Promise<void>;
+  /**
+   * Stops claiming at once, lets the requests in flight finish for up to `graceMs`
+   * (default 5 s), then aborts the rest, gives back the lease of every delivery it still
+   * holds (an aborted attempt is not recorded: the delivery stays due, for any dispatcher),
+   * and closes connections.
+   */
+  stop(options?: StopOptions): Promise<void>;
+}
+
+/** How long requests in flight may finish when the dispatcher stops, unless told. */
+const STOP_GRACE_MS = 5_000;
+
+/** Thrown out of an attempt the stopping dispatcher aborted: it is released, not settled. */
+class AttemptStopped extends Error {
+  override readonly name = 'AttemptStopped';
 }
 
 const ENVIRONMENTS: readonly RunEnvironment[] = ['live', 'test'];
@@ -80,7 +96,7 @@ function share(name: string, value: number): number | undefined {
  * ```
  */
 export function createWebhookDispatcher(
-  engine: { readonly webhooks: Webhooks },
+  engine: { readonly webhooks: Webhooks; readonly background?: BackgroundWorkers },
   options: WebhookDispatcherOptions = {},
 ): WebhookDispatcher {
   const queue = engine.webhooks.deliveries;
@@ -104,44 +120,65 @@ export function createWebhookDispatcher(
     options.onError ?? ((error: unknown) => console.error('programrun webhooks:', error));
   const agents = createWebhookAgents();
   const inFlight = new Set<Promise<void>>();
+  // Aborts the requests still in flight when the stop's grace is over.
+  const stopping = new AbortController();
   let stopped = false;
   let started = false;
   let poll: ReturnType<typeof setInterval> | undefined;
   let pumping: Promise<void> | null = null;
   let pumpAgain = false;
   let unsubscribe: (() => void) | undefined;
+  let registration: BackgroundWorker | undefined;
+
+  /** Gives a claimed delivery back, unless its lease already ended (another may hold it). */
+  async function release(delivery: WebhookDeliveryRow): Promise<void> {
+    if (delivery.lease_until !== null && Date.parse(delivery.lease_until) > clock.now().getTime())
+      await queue.release(delivery);
+  }
 
   async function deliver(delivery: WebhookDeliveryRow): Promise<void> {
+    if (stopping.signal.aborted) return release(delivery);
     const prepared = await queue.prepare(delivery);
     if (!prepared) return;
-    const startedAt = clock.now();
-    const timestamp = Math.floor(startedAt.getTime() / 1000);
-    const id = delivery.event_id;
-    const result = await sendWebhook({
-      url: prepared.url,
-      headers: {
-        'webhook-id': id,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': signatureHeader(prepared.secrets, id, timestamp, prepared.body),
-      },
-      body: prepared.body,
-      timeoutMs,
-      environment: delivery.environment,
-      allowLoopback: queue.allowLoopback,
-      agents,
-      ...(options.resolve ? { resolve: options.resolve } : {}),
-    });
-    await queue.settle(prepared.delivery, {
-      startedAt,
-      status: result.status,
-      latencyMs: result.latencyMs,
-      error: result.error,
-      responseExcerpt: result.responseBody ?? null,
-    });
+    // The request is sent in the attempt's span, so it carries that span's `traceparent`.
+    await queue
+      .attempt(prepared, async () => {
+        const startedAt = clock.now();
+        const timestamp = Math.floor(startedAt.getTime() / 1000);
+        const id = delivery.event_id;
+        const result = await sendWebhook({
+          url: prepared.url,
+          headers: {
+            'webhook-id': id,
+            'webhook-timestamp': String(timestamp),
+            'webhook-signature': signatureHeader(prepared.secrets, id, timestamp, prepared.body),
+          },
+          body: prepared.body,
+          timeoutMs,
+          environment: delivery.environment,
+          allowLoopback: queue.allowLoopback,
+          agents,
+          signal: stopping.signal,
+          ...(options.resolve ? { resolve: options.resolve } : {}),
+        });
+        if (result.error?.code === 'aborted' && stopping.signal.aborted) throw new AttemptStopped();
+        return {
+          startedAt,
+          status: result.status,
+          latencyMs: result.latencyMs,
+          error: result.error,
+          responseExcerpt: result.responseBody ?? null,
+        };
+      })
+      .catch((error: unknown) => {
+        if (error instanceof AttemptStopped) return release(prepared.delivery);
+        throw error;
+      });
   }
 
   function launch(delivery: WebhookDeliveryRow): void {
-    const task: Promise<void> = deliver(delivery)
+    // Claimed while stopping: given back without an attempt.
+    const task: Promise<void> = (stopped ? release(delivery) : deliver(delivery))
       .catch(onError)
       .finally(() => {
         inFlight.delete(task);
@@ -191,6 +228,7 @@ export function createWebhookDispatcher(
     start() {
       if (started || stopped) return;
       started = true;
+      registration = engine.background?.started('webhook-dispatcher');
       unsubscribe = queue.subscribe(() => setImmediate(kick));
       poll = setInterval(kick, pollIntervalMs);
       poll.unref();
@@ -207,11 +245,21 @@ export function createWebhookDispatcher(
       }
     },
 
-    async stop() {
+    async stop(stopOptions = {}) {
       stopped = true;
+      registration?.stopped();
       unsubscribe?.();
       if (poll) clearInterval(poll);
       await pumping;
+      let grace: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        Promise.allSettled([...inFlight]),
+        new Promise((resolve) => {
+          grace = setTimeout(resolve, Math.max(0, stopOptions.graceMs ?? STOP_GRACE_MS));
+        }),
+      ]);
+      clearTimeout(grace);
+      stopping.abort();
       await Promise.allSettled([...inFlight]);
       agents.destroy();
     },

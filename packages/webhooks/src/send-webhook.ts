@@ -1,10 +1,12 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { performance } from 'node:perf_hooks';
+import { context as contextApi, trace } from '@opentelemetry/api';
 import type { RunEnvironment } from '@programrun/dsl';
 import {
   checkEndpointUrl,
   FORBIDDEN_ADDRESS,
+  formatTraceparent,
   hostAddress,
   isPermittedAddress,
   type EndpointUrlErrorCode,
@@ -78,7 +80,11 @@ export interface WebhookAgents {
 /** One webhook to send. */
 export interface WebhookRequest {
   readonly url: string;
-  /** Added to the request; `content-type`, `user-agent`, `content-length`, `host`, `connection` and `transfer-encoding` are set by the sender. */
+  /**
+   * Added to the request; `content-type`, `user-agent`, `content-length`, `host`, `connection`
+   * and `transfer-encoding` are set by the sender. `traceparent` (and `tracestate`) default to
+   * the active span's, when a tracer records one.
+   */
   readonly headers: Readonly<Record<string, string>>;
   /** The exact bytes to send (UTF-8), e.g. the signed event JSON. */
   readonly body: string;
@@ -182,8 +188,22 @@ const SENDER_HEADERS = new Set([
   'transfer-encoding',
 ]);
 
+/**
+ * The W3C trace context of the active span (`traceparent`, and `tracestate` when it has
+ * one), so that the receiver's trace joins; none without a recording tracer.
+ */
+function traceHeaders(): Record<string, string> {
+  const spanContext = trace.getSpanContext(contextApi.active());
+  const traceparent = formatTraceparent(spanContext);
+  if (traceparent === null) return {};
+  const tracestate = spanContext?.traceState?.serialize();
+  return tracestate ? { traceparent, tracestate } : { traceparent };
+}
+
 function headersOf(request: WebhookRequest, length: number): Record<string, string> {
-  const headers: Record<string, string> = {};
+  // A request that names its own trace context keeps it (and no tracestate of another).
+  const own = Object.keys(request.headers).some((name) => name.toLowerCase() === 'traceparent');
+  const headers: Record<string, string> = own ? {} : traceHeaders();
   for (const [name, value] of Object.entries(request.headers)) {
     if (!SENDER_HEADERS.has(name.toLowerCase())) headers[name.toLowerCase()] = value;
   }
@@ -261,7 +281,8 @@ function refused(started: number, error: DeliveryError): DeliveryAttemptResult {
  * lookup), never following redirects (a 3xx is `redirect_not_followed`), reading at most
  * 1 KiB of the answer (or `responseBodyLimit` bytes), and giving up after `timeoutMs`
  * (`timeout`) or when `signal` aborts (`aborted`). It never throws: every failure is a
- * result with a stable code.
+ * result with a stable code. Inside a recording span (a delivery attempt's, a connector
+ * call's) the request carries its W3C `traceparent`, so the receiver's trace can join.
  *
  * @example
  * ```ts

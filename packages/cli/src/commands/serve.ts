@@ -48,11 +48,15 @@ export const processShutdownSignal: ShutdownSignal = () =>
  * `programrun serve`: the reference HTTP server in this process (the whole `/v1` surface
  * over the scenarios of `--scenarios`, default `./scenarios` when it exists, else the seven
  * catalogue scenarios of `@programrun/scenarios`), on loopback port `--port`
- * (default PORT, else 8787). Every 5xx is logged on stderr as one JSON line with its
- * request id; `--access-log` adds one JSON line per request on stdout. The store is embedded PostgreSQL (a server the command runs
- * and stops itself) in `.programrun/data` unless PROGRAMRUN_STORE / PROGRAMRUN_DATA_DIR /
- * DATABASE_URL say otherwise. Prints the test
- * key; SIGINT or SIGTERM stop it cleanly (exit 0).
+ * (default PORT, else 8787). Logs are JSON lines (pino) at PROGRAMRUN_LOG_LEVEL (default
+ * `info`, `silent` under NODE_ENV=test): one per request on stdout, one per 5xx with its
+ * cause on stderr; `--access-log` keeps the request lines whatever the level. With
+ * OTEL_EXPORTER_OTLP_ENDPOINT it exports traces and metrics over OTLP. The store is
+ * embedded PostgreSQL (a server the command runs and stops itself) in `.programrun/data`
+ * unless PROGRAMRUN_STORE / PROGRAMRUN_DATA_DIR / DATABASE_URL say otherwise. Prints the
+ * test key; SIGINT or SIGTERM stop it draining (readiness fails at once, requests, calls and
+ * deliveries in flight finish within PROGRAMRUN_SHUTDOWN_TIMEOUT_MS, leases are given
+ * back, telemetry flushed, the store closed), exit 0.
  *
  * @example
  * ```ts

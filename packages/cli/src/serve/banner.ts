@@ -52,6 +52,22 @@ function partnerLines(server: ReferenceServer): string[] {
   ];
 }
 
+/** Whether and where traces and metrics are exported, for the banner. */
+function telemetryLine(server: ReferenceServer): string {
+  const { telemetry } = server;
+  if (telemetry === null)
+    return 'Telemetry: not exported (set OTEL_EXPORTER_OTLP_ENDPOINT to send traces and metrics to a collector)';
+  const signals = [
+    telemetry.traces
+      ? `traces to ${telemetry.traces.endpoint} (${telemetry.traces.protocol})`
+      : null,
+    telemetry.metrics
+      ? `metrics to ${telemetry.metrics.endpoint} (${telemetry.metrics.protocol}, every ${telemetry.metricIntervalMs} ms)`
+      : null,
+  ].filter((signal) => signal !== null);
+  return `Telemetry: OTLP ${signals.join(', ')} as service ${telemetry.serviceName}`;
+}
+
 /**
  * What the reference server prints once it listens: where, which store, the test key, and
  * ready-to-paste `curl` commands that create a run, follow it, approve it, register a
@@ -117,6 +133,7 @@ export function serverBanner(server: ReferenceServer, host: string): string[] {
     `  curl -sf ${base}/v1/program-runs/<id>/evidence ${auth} -o bundle.json`,
     `  npx programrun verify bundle.json --jwks ${base}/v1/evidence-keys --env test --run <id>`,
     '',
-    'Stop with Ctrl-C (SIGINT) or SIGTERM.',
+    telemetryLine(server),
+    `Stop with Ctrl-C (SIGINT) or SIGTERM: it drains work in flight for up to ${server.shutdownTimeoutMs} ms (PROGRAMRUN_SHUTDOWN_TIMEOUT_MS).`,
   ];
 }

@@ -9,7 +9,7 @@ import {
   startScheduler,
 } from '@programrun/engine';
 import { createWebhookDispatcher } from '@programrun/webhooks';
-import { consoleAccessLog, createHandler } from '@programrun/http';
+import { createHandler } from '@programrun/http';
 import { createNodeListener } from '@programrun/http/node';
 import type { StoreKind } from '@programrun/store-postgres';
 import { CommandFailure } from '../command.js';
@@ -21,6 +21,16 @@ import { referenceWebhookSecretKeys, type WebhookSecretKeySource } from './webho
 import { catalogueOf } from '../scenarios/scenario-files.js';
 import { partnerConnections } from './partner-connections.js';
 import { PARTNERS_VARIABLE, readPartnersFile } from './partners-file.js';
+import { drainableListener } from './http-drain.js';
+import { logSettings } from './log-settings.js';
+import { createServerLogger } from './server-logger.js';
+import { shutdownTimeoutMs } from './shutdown-timeout.js';
+import {
+  startTelemetryExport,
+  telemetryExportSettings,
+  type TelemetryExport,
+  type TelemetryExportSettings,
+} from './telemetry-export.js';
 
 /** Where and what the reference server serves. */
 export interface ReferenceServerOptions {
@@ -31,14 +41,18 @@ export interface ReferenceServerOptions {
   /** Directory of `*.yaml` scenarios (the catalogue). */
   readonly scenarioDirectory: string;
   /**
-   * One JSON line per request on stdout (`consoleAccessLog`). Errors (every 5xx) are
-   * logged on stderr either way. @default false
+   * Keeps the one JSON line per request (at `info`, on stdout) even when
+   * PROGRAMRUN_LOG_LEVEL (or NODE_ENV=test, which makes logs `silent` by default) would
+   * hide it. Request lines are on by default now; this was how to turn them on. @default false
    */
   readonly accessLog?: boolean;
   /**
    * PROGRAMRUN_STORE, PROGRAMRUN_DATA_DIR, DATABASE_URL, PROGRAMRUN_TEST_KEY,
    * PROGRAMRUN_EVIDENCE_KEY_TEST (or its former name PROGRAMRUN_EVIDENCE_KEY) and
-   * PROGRAMRUN_EVIDENCE_KEY_LIVE, PROGRAMRUN_SECRET_KEY, PROGRAMRUN_PARTNERS.
+   * PROGRAMRUN_EVIDENCE_KEY_LIVE, PROGRAMRUN_SECRET_KEY, PROGRAMRUN_PARTNERS,
+   * PROGRAMRUN_LOG_LEVEL, PROGRAMRUN_SHUTDOWN_TIMEOUT_MS, and the OTEL_* variables that
+   * turn on OTLP export (whose exporters read the same variables from `process.env`:
+   * pass `process.env`, or a copy of it, to export).
    */
   readonly environment: Readonly<Record<string, string | undefined>>;
 }
@@ -82,7 +96,21 @@ export interface ReferenceServer {
     readonly concurrency: number | null;
     readonly rate: number | null;
   }[];
-  /** Stops accepting requests, stops timers, handoff workers and webhook delivery, closes the store. */
+  /**
+   * Where traces and metrics are exported over OTLP (OTEL_EXPORTER_OTLP_ENDPOINT and the
+   * other standard variables), or null: nothing is exported.
+   */
+  readonly telemetry: TelemetryExportSettings | null;
+  /** PROGRAMRUN_SHUTDOWN_TIMEOUT_MS: how long `close()` lets work in flight finish. */
+  readonly shutdownTimeoutMs: number;
+  /**
+   * Stops, draining: `/readyz` answers not ready at once; the server stops accepting
+   * connections and lets the requests in flight finish (each until the shutdown timeout);
+   * the scheduler, handoff workers and webhook dispatcher claim nothing more, let their
+   * calls and deliveries in flight finish within what is left of the timeout, then abort
+   * them and give back every lease this host holds; telemetry is flushed; the store
+   * closes. Logs one `drained` line. Calling it again waits for the same stop.
+   */
   close(): Promise<void>;
 }
 
@@ -114,7 +142,10 @@ export async function startReferenceServer(
       'PROGRAMRUN_TEST_KEY is not a programrun test key (pr_test_ + 38 letters and digits ending in a checksum); make one with `programrun keys create --account acct_demo --env test`',
     );
 
-  // Checked before the store opens: a bad partners file stops the server at once.
+  // Checked before the store opens: a bad partners file (or setting) stops the server at once.
+  const shutdownMs = shutdownTimeoutMs(environment);
+  const logs = createServerLogger(logSettings(environment, options.accessLog === true));
+  const exportSettings = telemetryExportSettings(environment);
   const partners = await readPartnersFile(environment);
   const scenarios = await catalogueOf(options.scenarioDirectory, '--scenarios');
   const connectors =
@@ -122,23 +153,32 @@ export async function startReferenceServer(
       ? {}
       : partnerConnections(partners, scenarios, environment[PARTNERS_VARIABLE] ?? '');
 
-  const { opened, notice } = await openReferenceStore(environment);
-  const cleanups: (() => Promise<void>)[] = [() => opened.close()];
+  // Before the store, engine and handler exist, so they find the SDK's providers.
+  const telemetry: TelemetryExport | null = exportSettings
+    ? await startTelemetryExport(exportSettings, logs.logger)
+    : null;
+  const opened = await openReferenceStore(environment).catch(async (error: unknown) => {
+    await telemetry?.shutdown();
+    throw error;
+  });
+  const { notice } = opened;
+  const cleanups: (() => Promise<void>)[] = [() => opened.opened.close()];
+  if (telemetry) cleanups.push(() => telemetry.shutdown());
   const closeAll = async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   };
   try {
+    const store = opened.opened;
     // The server's own secrets live next to the database files (not kept for memory or an
     // external PostgreSQL).
-    const secretsDir =
-      opened.kind === 'embedded' || opened.kind === 'pglite' ? opened.location : null;
+    const secretsDir = store.kind === 'embedded' || store.kind === 'pglite' ? store.location : null;
     const evidenceKeys = await referenceEvidenceKeys(environment, secretsDir);
     const webhookKeys = await referenceWebhookSecretKeys(environment, secretsDir, {
       create: true,
-      processKey: opened.kind === 'memory',
+      processKey: store.kind === 'memory',
     });
     const engine = createEngine({
-      store: opened.store,
+      store: store.store,
       scenarios,
       // Simulated counterparties answer on their own two seconds after each handoff.
       sandbox: { responseDelayMs: 2_000 },
@@ -153,7 +193,7 @@ export async function startReferenceServer(
     const testKey =
       configuredKey ??
       (await keptSecret(secretsDir, 'test-api-key', () => generateApiKey('test'))).value;
-    const accounts = createAccounts({ store: opened.store });
+    const accounts = createAccounts({ store: store.store });
     await accounts.apiKeys
       .register({
         account: 'acct_demo',
@@ -164,18 +204,31 @@ export async function startReferenceServer(
       .catch((error: unknown) => {
         throw new CommandFailure(`test key: ${reason(error)}`);
       });
-    const scheduler = startScheduler(engine, { intervalMs: 250 });
-    const dispatcher = createWebhookDispatcher(engine);
+    const scheduler = startScheduler(engine, {
+      intervalMs: 250,
+      onError: logs.backgroundError('scheduler'),
+    });
+    const dispatcher = createWebhookDispatcher(engine, {
+      onError: logs.backgroundError('webhook-dispatcher'),
+    });
     dispatcher.start();
-    cleanups.push(() => Promise.all([scheduler.stop(), dispatcher.stop()]).then(() => undefined));
+    // Stopping them claims nothing more and gives every lease back (see close()).
+    let graceMs = 0;
+    cleanups.push(() =>
+      Promise.all([scheduler.stop({ graceMs }), dispatcher.stop({ graceMs })]).then(
+        () => undefined,
+      ),
+    );
 
-    // Every 5xx is logged on stderr with its request id (the handler's default).
+    // One line per request at info, one per 5xx at error (PROGRAMRUN_LOG_LEVEL).
     const handler = createHandler({
       engine,
       accounts,
-      ...(options.accessLog ? { onAccess: consoleAccessLog } : {}),
+      onAccess: logs.onAccess,
+      onError: logs.onError,
     });
-    const server = createServer(createNodeListener(handler));
+    const requests = drainableListener(createNodeListener(handler));
+    const server = createServer(requests.listener);
     await new Promise<void>((resolve, reject) => {
       server.once('error', (error: NodeJS.ErrnoException) =>
         reject(
@@ -190,15 +243,30 @@ export async function startReferenceServer(
       );
       server.listen(options.port, options.host, resolve);
     });
-    cleanups.push(
-      () =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-          // Requests still running get a moment to finish, then their sockets close.
-          setTimeout(() => server.closeAllConnections(), 2_000).unref();
-        }),
-    );
+    // Registered while the server listens: `/readyz` fails as soon as close() begins.
+    const serving = engine.background.started('http-server');
+    let drained = { inFlight: 0, cutOff: 0 };
+    cleanups.push(async () => {
+      serving.stopped();
+      // One deadline for the requests in flight, then the calls and deliveries in flight.
+      const deadline = Date.now() + shutdownMs;
+      drained = await requests.drain(server, deadline);
+      graceMs = Math.max(0, deadline - Date.now());
+    });
+    const stop = async () => {
+      const began = Date.now();
+      await closeAll();
+      logs.logger.info(
+        {
+          requests_in_flight: drained.inFlight,
+          requests_cut_off: drained.cutOff,
+          duration_ms: Date.now() - began,
+          shutdown_timeout_ms: shutdownMs,
+        },
+        'drained',
+      );
+    };
+    let stopping: Promise<void> | undefined;
     const { port } = server.address() as AddressInfo;
     // A wildcard address is reached on loopback; an IPv6 address needs brackets in a URL.
     const host =
@@ -212,7 +280,7 @@ export async function startReferenceServer(
     return {
       url: `http://${host}:${port}`,
       testKey,
-      store: { kind: opened.kind, location: opened.location, notice },
+      store: { kind: store.kind, location: store.location, notice },
       scenarioDirectory: options.scenarioDirectory,
       scenarios,
       evidence: evidenceKeys.sources,
@@ -223,7 +291,9 @@ export async function startReferenceServer(
         concurrency: settings.concurrency ?? null,
         rate: settings.rate ?? null,
       })),
-      close: closeAll,
+      telemetry: exportSettings,
+      shutdownTimeoutMs: shutdownMs,
+      close: () => (stopping ??= stop()),
     };
   } catch (error) {
     await closeAll();

@@ -3,6 +3,7 @@ import type { EngineContext } from '../engine-context.js';
 import { EngineError } from '../errors.js';
 import { commitTransition } from '../kernel/commit-transition.js';
 import { isStarted, loadRun, scenarioOfRun } from '../kernel/load-run.js';
+import { transitionMetrics } from '../kernel/transition-metrics.js';
 import type { ActivationPosture } from '../runs/run-record.js';
 import type { Scope } from '../store/store-v1.js';
 import {
@@ -64,6 +65,9 @@ function startSuspendedRun(
           data: { reason: 'issuer_activation', reference: activation.reference },
         },
       ],
+      // An issuer activation is the operator's signal to the run.
+      kind: 'signal',
+      metrics: transitionMetrics(context),
     });
     return true;
   });

@@ -93,20 +93,34 @@ function classifyValue(value: unknown): CallResult {
 /**
  * Calls a connector for a claimed job with an AbortSignal that fires after `abortAfterMs`
  * (when the lease or the handoff deadline ends, whichever is first). A call still running
- * then counts as a `timeout`: its late result is never used. Never throws.
+ * then counts as a `timeout`: its late result is never used. `stop` (the host is stopping)
+ * aborts it too, and then `stopped` is true: the result is not the partner's to record.
+ * Never throws.
  */
 export async function callConnector(
   connector: HandoffConnector,
   job: HandoffJobRow,
   abortAfterMs: number,
-): Promise<{ readonly result: CallResult; readonly durationMs: number }> {
+  stop?: AbortSignal,
+): Promise<{
+  readonly result: CallResult;
+  readonly durationMs: number;
+  readonly stopped: boolean;
+}> {
   const controller = new AbortController();
+  let stopping = false;
+  const onStop = () => {
+    stopping = true;
+    controller.abort();
+  };
   const aborted = new Promise<never>((_resolve, reject) =>
     controller.signal.addEventListener('abort', () => reject(new Error('aborted')), {
       once: true,
     }),
   );
   const timer = setTimeout(() => controller.abort(), Math.max(0, abortAfterMs));
+  if (stop?.aborted) onStop();
+  else stop?.addEventListener('abort', onStop, { once: true });
   const started = performance.now();
   const context = {
     signal: controller.signal,
@@ -115,6 +129,7 @@ export async function callConnector(
     idempotencyKey: job.idempotency_key,
   };
   let result: CallResult;
+  let stopped = false;
   try {
     const call = Promise.resolve().then(() =>
       connector(job.request as unknown as HandoffRequest, context),
@@ -122,8 +137,10 @@ export async function callConnector(
     result = classifyValue(await Promise.race([call, aborted]));
   } catch (error) {
     result = classifyThrown(error, controller.signal.aborted);
+    stopped = stopping;
   } finally {
     clearTimeout(timer);
+    stop?.removeEventListener('abort', onStop);
   }
-  return { result, durationMs: Math.round(performance.now() - started) };
+  return { result, durationMs: Math.round(performance.now() - started), stopped };
 }

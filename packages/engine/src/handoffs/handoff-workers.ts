@@ -1,19 +1,24 @@
 import type { EngineContext } from '../engine-context.js';
+import { DEFAULT_STOP_GRACE_MS, settledWithin, type StopOptions } from '../stop-options.js';
 import { pumpLiveCalls, runLiveCall } from './live-calls.js';
+import { releaseJobLease } from './release-job-lease.js';
 
 /**
  * Background workers calling live connectors: `wake()` looks for due jobs now; `stop()`
- * stops looking and waits for the calls in flight (each bounded by its lease).
+ * claims nothing more, lets the calls in flight finish for up to `graceMs` (default 5 s),
+ * then aborts the rest through their AbortSignal and gives their jobs' leases back (the
+ * call count kept: the next call, on any host, carries the same key), and resolves when
+ * this host holds no job lease.
  *
  * @example
  * ```ts
  * const workers = engine.startHandoffWorkers();
- * process.on('SIGTERM', () => void workers.stop());
+ * process.on('SIGTERM', () => void workers.stop({ graceMs: 2_000 }));
  * ```
  */
 export interface HandoffWorkers {
   wake(): void;
-  stop(): Promise<void>;
+  stop(options?: StopOptions): Promise<void>;
 }
 
 /**
@@ -43,13 +48,19 @@ export function startHandoffWorkers(
   const onError =
     options.onError ?? ((error: unknown) => console.error('programrun handoff workers:', error));
   const inFlight = new Set<Promise<void>>();
+  // Aborts the calls still in flight when the stop's grace is over.
+  const stopping = new AbortController();
   let stopped = false;
   let pumping: Promise<void> | undefined;
   let again = false;
   let turn = 0;
 
   const start = (...[partner, job]: Parameters<Parameters<typeof pumpLiveCalls>[2]>): void => {
-    const call: Promise<void> = runLiveCall(context, partner, job)
+    // Claimed while stopping: given back before any call is made.
+    const work = stopped
+      ? releaseJobLease(context.transactions, job)
+      : runLiveCall(context, partner, job, stopping.signal);
+    const call: Promise<void> = work
       .then(() => undefined, onError)
       .finally(() => {
         inFlight.delete(call);
@@ -77,14 +88,18 @@ export function startHandoffWorkers(
   const handle = setInterval(wake, context.handoffs.pollIntervalMs);
   handle.unref?.();
   const unsubscribe = context.handoffs.wakeup.subscribe(wake);
+  const registration = context.background.started('handoff-workers');
   wake();
   return {
     wake,
-    async stop() {
+    async stop(stopOptions = {}) {
       stopped = true;
+      registration.stopped();
       clearInterval(handle);
       unsubscribe();
       await pumping;
+      await settledWithin(Promise.all(inFlight), stopOptions.graceMs ?? DEFAULT_STOP_GRACE_MS);
+      stopping.abort();
       await Promise.all(inFlight);
     },
   };

@@ -3,6 +3,14 @@ import type { CallOutcome } from '../flow-control/circuit-breaker.js';
 import type { HandoffJobRow } from '../store/store-v1.js';
 import { callConnector, type CallResult } from './call-connector.js';
 import type { ResolvedPartner } from './handoff-settings.js';
+import {
+  describeCall,
+  HANDOFF_CALL_SPAN,
+  handoffSpanStart,
+  liveCallReport,
+  reportCall,
+} from './handoff-span.js';
+import { releaseJobLease } from './release-job-lease.js';
 import { settleLiveJob } from './settle-live-job.js';
 
 /** What a call's result says about the partner's health, for its breaker. */
@@ -43,19 +51,54 @@ export function claimLiveJobs(
 /**
  * Calls the party's connector for one claimed job, with an AbortSignal at the end of the
  * lease or the handoff deadline (whichever is first), tells the party's flow control how
- * it went and settles the result. True when the result was written.
+ * it went and settles the result. True when the result was written. When `stop` aborts
+ * first (the host is stopping), the call is aborted and the job's lease given back
+ * instead: nothing is settled and the breaker is not told.
  */
 export async function runLiveCall(
   context: EngineContext,
   partner: ResolvedPartner,
   job: HandoffJobRow,
+  stop?: AbortSignal,
 ): Promise<boolean> {
   const live = () => context.liveClock.now().getTime();
   await partner.flow.begin(live);
-  const abortAt = Math.min(Date.parse(job.lease_until ?? job.deadline), Date.parse(job.deadline));
-  const { result, durationMs } = await callConnector(partner.connector, job, abortAt - live());
-  partner.flow.end(breakerOutcome(result), live());
-  return settleLiveJob(context, { job, result, durationMs });
+  if (stop?.aborted) {
+    partner.flow.end(null, live());
+    await releaseJobLease(context.transactions, job);
+    return false;
+  }
+  // The call runs in its span (in the run's trace), so a connector's request carries it.
+  const start = handoffSpanStart(context, job, false);
+  return context.telemetry.inSpan(HANDOFF_CALL_SPAN, start, async (span) => {
+    describeCall(span, job, false);
+    const abortAt = Math.min(Date.parse(job.lease_until ?? job.deadline), Date.parse(job.deadline));
+    const started = performance.now();
+    const { result, durationMs, stopped } = await callConnector(
+      partner.connector,
+      job,
+      abortAt - live(),
+      stop,
+    );
+    const seconds = (performance.now() - started) / 1000;
+    partner.flow.end(stopped ? null : breakerOutcome(result), live());
+    let written: boolean | undefined;
+    try {
+      if (stopped) {
+        written = false;
+        await releaseJobLease(context.transactions, job);
+        return written;
+      }
+      written = await settleLiveJob(context, { job, result, durationMs });
+      return written;
+    } finally {
+      // A call the stopping host aborted says nothing of the partner: dropped, no error.
+      const report = stopped
+        ? ({ outcome: 'dropped', seconds } as const)
+        : liveCallReport(result, written, seconds);
+      reportCall(context, span, job, report);
+    }
+  });
 }
 
 /**

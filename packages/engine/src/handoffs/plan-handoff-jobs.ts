@@ -25,6 +25,8 @@ export interface HandoffJobPlanInput {
   readonly sandbox: SandboxOptions;
   /** Whether a live party has a connector on this engine. */
   readonly hasConnector: (party: string) => boolean;
+  /** The run's trace context: the job's call spans join the run's trace. */
+  readonly traceContext?: string | null | undefined;
 }
 
 const text = (data: JsonObject, field: string): string => {
@@ -73,6 +75,7 @@ function jobOf(input: HandoffJobPlanInput, fact: PendingFact, step: string): Han
     last_error: null,
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
+    ...(input.traceContext ? { trace_context: input.traceContext } : {}),
   };
 }
 

@@ -1,8 +1,10 @@
+import type { HandoffOutcome } from '../connectors/handoff-contract.js';
 import type { EngineContext } from '../engine-context.js';
 import { EngineError } from '../errors.js';
 import { applyEvent } from '../kernel/apply-event.js';
 import { scenarioOfRun } from '../kernel/load-run.js';
 import type { HandoffJobRow, Scope, StoreTransactionV1, TimerQuery } from '../store/store-v1.js';
+import { describeCall, HANDOFF_CALL_SPAN, handoffSpanStart, reportCall } from './handoff-span.js';
 import { closedJob, settleIfHeld } from './job-fence.js';
 import { answerEvent, sandboxConnector } from './sandbox.js';
 
@@ -43,32 +45,44 @@ export function settleSandboxJob(
 ): Promise<boolean> {
   const scope: Scope = { account: job.account, environment: job.environment };
   const next = closedJob(job, at);
-  return settleIfHeld(
-    context.transactions,
-    job,
-    async (transaction) => {
-      try {
-        const applied = await applyEvent(
-          context,
-          transaction,
-          scope,
-          job.run_id,
-          (run, now) => {
-            const compiled = scenarioOfRun(context.catalogue, run);
-            const { context: runContext } = run.snapshot;
-            const answer = sandboxConnector({ request: job, compiled, context: runContext });
-            return answerEvent(job.step, job.attempt, answer, now);
-          },
-          { settledJobId: job.id },
-        );
-        return { next, result: applied.accepted };
-      } catch (error) {
-        // A job of a run that no longer exists is closed rather than retried forever.
-        if (error instanceof EngineError && error.code === 'run_not_found')
-          return { next, result: false };
-        throw error;
-      }
-    },
-    false,
-  );
+  // The simulated answer has a span of its own in the run's trace, like a live call's.
+  const start = handoffSpanStart(context, job, true);
+  return context.telemetry.inSpan(HANDOFF_CALL_SPAN, start, async (span) => {
+    describeCall(span, job, true);
+    let answered: HandoffOutcome | undefined;
+    const settled = await settleIfHeld(
+      context.transactions,
+      job,
+      async (transaction) => {
+        try {
+          const applied = await applyEvent(
+            context,
+            transaction,
+            scope,
+            job.run_id,
+            (run, now) => {
+              const compiled = scenarioOfRun(context.catalogue, run);
+              const { context: runContext } = run.snapshot;
+              const answer = sandboxConnector({ request: job, compiled, context: runContext });
+              answered = answer.outcome;
+              return answerEvent(job.step, job.attempt, answer, now);
+            },
+            { settledJobId: job.id },
+          );
+          return { next, result: applied.accepted };
+        } catch (error) {
+          // A job of a run that no longer exists is closed rather than retried forever.
+          if (error instanceof EngineError && error.code === 'run_not_found')
+            return { next, result: false };
+          throw error;
+        }
+      },
+      false,
+    );
+    reportCall(context, span, job, {
+      outcome: settled ? 'answered' : 'dropped',
+      ...(settled && answered !== undefined ? { answer: answered } : {}),
+    });
+    return settled;
+  });
 }

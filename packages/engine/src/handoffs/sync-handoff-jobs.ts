@@ -20,6 +20,8 @@ export interface HandoffJobSync {
   readonly settledJobId?: string | undefined;
   readonly sandbox: SandboxOptions;
   readonly handoffs: HandoffSettings;
+  /** The run's trace context, kept on the jobs it queues. */
+  readonly traceContext?: string | null | undefined;
 }
 
 /**
@@ -49,6 +51,7 @@ export async function syncHandoffJobs(input: HandoffJobSync): Promise<void> {
     awaiting: input.awaiting,
     sandbox: input.sandbox,
     hasConnector: (party) => handoffs.partners.has(party),
+    traceContext: input.traceContext,
   });
   if (jobs.length === 0) return;
   await tx.insertHandoffJobs(jobs);

@@ -1,11 +1,15 @@
+import type { Attributes } from '@opentelemetry/api';
 import type { CompiledScenario, RunEvent } from '@programrun/dsl';
 import type { EngineContext } from '../engine-context.js';
 import type { PendingFact } from '../lifecycle/build-records.js';
 import { FINAL_STATUSES } from '../runs/run-record.js';
 import type { Scope, StoredRun, TimerRow } from '../store/store-v1.js';
+import { ATTRIBUTES } from '../telemetry/attributes.js';
 import { commitTransition } from './commit-transition.js';
 import { isStarted, loadRun, scenarioOfRun, type StartedRun } from './load-run.js';
+import { describeRun, inRunSpan } from './run-span.js';
 import type { Transaction } from './transaction.js';
+import { transitionMetrics, type TransitionKind } from './transition-metrics.js';
 
 /** What applying an event came to. */
 export interface AppliedEvent {
@@ -31,7 +35,16 @@ export interface ApplyEventOptions {
     run: StoredRun,
     at: string,
   ) => Promise<StoredRun>;
+  /**
+   * A span of the run (in its trace) the event is applied in, started once the run is
+   * loaded and a fired timer found still pending; `describe` names what the event is about.
+   */
+  readonly span?: { readonly name: string; readonly describe: () => Attributes };
 }
+
+/** What caused an event, as the transition metrics count it. */
+const kindOf = (options: ApplyEventOptions): TransitionKind =>
+  options.firedTimer ? 'timer' : options.settledJobId === undefined ? 'signal' : 'handoff';
 
 /**
  * Applies one event to a run inside the caller's transaction: loads the run, checks its
@@ -47,15 +60,57 @@ export async function applyEvent(
   buildEvent: (run: StartedRun, at: string) => RunEvent | null,
   options: ApplyEventOptions = {},
 ): Promise<AppliedEvent> {
-  const { tx } = transaction;
-  const { firedTimer } = options;
-  const run = await loadRun(tx, scope, runId);
+  const run = await loadRun(transaction.tx, scope, runId);
+  return applyEventTo(context, transaction, scope, run, buildEvent, options);
+}
+
+/** {@link applyEvent} to a run the caller loaded in this transaction. */
+export async function applyEventTo(
+  context: EngineContext,
+  transaction: Transaction,
+  scope: Scope,
+  run: StoredRun,
+  buildEvent: (run: StartedRun, at: string) => RunEvent | null,
+  options: ApplyEventOptions = {},
+): Promise<AppliedEvent> {
+  const { firedTimer, span } = options;
   // Another host may have fired this timer since it was claimed (its lease ended):
   // a timer that is no longer pending is never applied twice.
-  const pending = firedTimer ? await tx.pendingTimers(runId) : undefined;
+  const pending = firedTimer ? await transaction.tx.pendingTimers(run.id) : undefined;
   if (firedTimer && !pending?.some((timer) => timer.id === firedTimer.id)) {
     return { run, accepted: false, before: run };
   }
+  if (!span) return transition(context, transaction, scope, run, buildEvent, options, pending);
+  return inRunSpan(context, span.name, run, span.describe, async (runSpan) => {
+    const applied = await transition(
+      context,
+      transaction,
+      scope,
+      run,
+      buildEvent,
+      options,
+      pending,
+    );
+    describeRun(runSpan, applied.run.record);
+    if (runSpan.isRecording())
+      runSpan.setAttribute(ATTRIBUTES.outcome, applied.accepted ? 'applied' : 'refused');
+    return applied;
+  });
+}
+
+/** The event applied to the loaded run (whose fired timer, if any, is still pending). */
+async function transition(
+  context: EngineContext,
+  transaction: Transaction,
+  scope: Scope,
+  run: StoredRun,
+  buildEvent: (run: StartedRun, at: string) => RunEvent | null,
+  options: ApplyEventOptions,
+  pending: readonly TimerRow[] | undefined,
+): Promise<AppliedEvent> {
+  const { tx } = transaction;
+  const { firedTimer } = options;
+  const runId = run.id;
   const compiled = scenarioOfRun(context.catalogue, run);
   const now = await context.clocks.now(tx, scope);
   if (!isStarted(run) && !FINAL_STATUSES.has(run.status) && options.onSuspended) {
@@ -84,6 +139,8 @@ export async function applyEvent(
     ...(options.settledJobId === undefined ? {} : { settledJobId: options.settledJobId }),
     ...(options.leadingFacts ? { leadingFacts: options.leadingFacts(compiled) } : {}),
     ...(pending ? { pendingTimers: pending } : {}),
+    kind: kindOf(options),
+    metrics: transitionMetrics(context),
   });
   return { run: committed.run, accepted: true, before: run };
 }

@@ -11,9 +11,11 @@ import { buildRunRecord, statusOf } from '../runs/build-run-record.js';
 import { FINAL_STATUSES, type ActivationPosture } from '../runs/run-record.js';
 import { advanceStages, initialStages } from '../runs/stage-progress.js';
 import type { Scope, StoredRun, TimerRow } from '../store/store-v1.js';
+import type { EngineMetrics } from '../telemetry/engine-metrics.js';
 import { planTimers } from '../time/timer-plan.js';
 import { reconcileTimers } from './reconcile-timers.js';
 import type { Transaction } from './transaction.js';
+import { countTransition, type TransitionKind } from './transition-metrics.js';
 
 /** A new run's fixed attributes. */
 export interface RunCreation {
@@ -50,6 +52,15 @@ export interface CommitTransitionInput {
   readonly deliveries: DeliveryWakeup;
   /** The run's activation posture; by default the previous record's (or none required). */
   readonly activation?: ActivationPosture;
+  /** What caused the transition, as the metrics count it. */
+  readonly kind: TransitionKind;
+  /** Where the transition is counted once it commits; absent when telemetry is off. */
+  readonly metrics?: EngineMetrics | undefined;
+  /**
+   * The W3C `traceparent` a new run keeps (its create span's); a run keeps the one it was
+   * created with. Absent or null: none kept.
+   */
+  readonly traceContext?: string | null | undefined;
 }
 
 /** The facts of a transition: leading facts, the machine's (with deadlines), and the seal. */
@@ -89,6 +100,7 @@ export async function commitTransition(
   const { transaction, compiled, scope, runId, now, result, previous } = input;
   const { tx } = transaction;
   const nowIso = now.toISOString();
+  const traceContext = previous ? previous.trace_context : input.traceContext;
   const plan = planTimers({
     compiled,
     runId,
@@ -147,6 +159,7 @@ export async function commitTransition(
     snapshot: result.snapshot,
     last_sequence: records.at(-1)?.sequence ?? previous?.last_sequence ?? 0,
     record,
+    ...(traceContext ? { trace_context: traceContext } : {}),
   };
 
   if (previous) await tx.updateRun(run, previous.version);
@@ -157,6 +170,7 @@ export async function commitTransition(
     { id: runId, scenario_id: compiled.id, scenario_digest: compiled.digest },
     records,
     input.deliveries,
+    traceContext,
   );
   if (timers.schedule.length > 0) await tx.scheduleTimers(timers.schedule);
   if (timers.cancel.length > 0)
@@ -177,6 +191,14 @@ export async function commitTransition(
     settledJobId: input.settledJobId,
     sandbox: input.sandbox,
     handoffs: input.handoffs,
+    traceContext,
+  });
+  countTransition(input.metrics, transaction, {
+    kind: input.kind,
+    scope,
+    scenarioId: compiled.id,
+    before: previous?.status ?? null,
+    after: run.status,
   });
   return { run, records };
 }

@@ -1,6 +1,16 @@
+import {
+  context as contextApi,
+  isSpanContextValid,
+  SpanKind,
+  trace,
+  type Span,
+} from '@opentelemetry/api';
 import { EngineError } from '../errors.js';
 import { isStoreError } from '../store/store-error.js';
 import type { StoreV1 } from '../store/store-v1.js';
+import { ATTRIBUTES } from '../telemetry/attributes.js';
+import type { EngineMetrics } from '../telemetry/engine-metrics.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import type { AfterCommitEffect, Transaction } from './transaction.js';
 
 /** Runs work in store transactions, retried whole on conflicts, with after-commit effects. */
@@ -25,6 +35,29 @@ export interface TransactionRunnerOptions {
   readonly maxConflictRetries: number;
   /** Where a failing after-commit effect is reported (it cannot undo the commit). */
   readonly onEffectError: (error: unknown) => void;
+  /**
+   * Spans (`programrun.store.transaction`) and the store transaction and conflict
+   * counters; none when absent or disabled.
+   */
+  readonly telemetry?: { readonly telemetry: Telemetry; readonly metrics: EngineMetrics };
+}
+
+/** The span of one store transaction, its conflict retries included. */
+export const TRANSACTION_SPAN = 'programrun.store.transaction';
+
+type Outcome = 'committed' | 'conflict' | 'failed';
+
+/** Counts each attempt by outcome, and each retry after a conflict. */
+function transactionCounter(metrics: EngineMetrics) {
+  const attributes = {
+    committed: { [ATTRIBUTES.outcome]: 'committed' },
+    conflict: { [ATTRIBUTES.outcome]: 'conflict' },
+    failed: { [ATTRIBUTES.outcome]: 'failed' },
+  } as const;
+  return (outcome: Outcome, retried: boolean): void => {
+    metrics.storeTransactions.add(1, attributes[outcome]);
+    if (retried) metrics.storeConflicts.add(1);
+  };
 }
 
 /**
@@ -32,6 +65,8 @@ export interface TransactionRunnerOptions {
  */
 export function createTransactionRunner(options: TransactionRunnerOptions): TransactionRunner {
   const { store, maxConflictRetries, onEffectError } = options;
+  const telemetry = options.telemetry?.telemetry.enabled ? options.telemetry : undefined;
+  const count = telemetry ? transactionCounter(telemetry.metrics) : undefined;
 
   function runEffects(effects: readonly AfterCommitEffect[]): void {
     for (const effect of effects) {
@@ -44,39 +79,79 @@ export function createTransactionRunner(options: TransactionRunnerOptions): Tran
     }
   }
 
-  async function attempt<T>(work: (transaction: Transaction) => Promise<T>): Promise<T> {
+  async function attempt<T>(
+    work: (transaction: Transaction) => Promise<T>,
+    startedAt: number | undefined,
+  ): Promise<T> {
     const effects: AfterCommitEffect[] = [];
+    const afterCommit = (effect: AfterCommitEffect) => void effects.push(effect);
     const result = await store.transaction((tx) =>
-      work({ tx, afterCommit: (effect) => void effects.push(effect) }),
+      work(startedAt === undefined ? { tx, afterCommit } : { tx, afterCommit, startedAt }),
     );
     runEffects(effects);
     return result;
   }
 
-  async function withConflictRetry<T>(work: (transaction: Transaction) => Promise<T>): Promise<T> {
-    for (let retry = 0; ; retry += 1) {
-      try {
-        return await attempt(work);
-      } catch (error) {
-        if (!isStoreError(error, 'version_conflict')) throw error;
-        if (retry >= maxConflictRetries)
-          throw new EngineError(
-            'concurrent_update',
-            'The run kept changing under concurrent updates; retry.',
-          );
+  /**
+   * Attempts `work` until one commits: a conflict retries (up to the limit, then
+   * `concurrent_update`), and so does losing a unique-key race once when asked (with a
+   * fresh conflict budget).
+   */
+  async function attempts<T>(
+    work: (transaction: Transaction) => Promise<T>,
+    retryDuplicateKey: boolean,
+    span: Span | undefined,
+  ): Promise<T> {
+    const startedAt = telemetry ? performance.now() : undefined;
+    let conflicts = 0;
+    let retries = 0;
+    let duplicateRetried = false;
+    try {
+      for (;;) {
+        try {
+          const result = await attempt(work, startedAt);
+          count?.('committed', false);
+          return result;
+        } catch (error) {
+          if (isStoreError(error, 'version_conflict')) {
+            const retry = conflicts < maxConflictRetries;
+            count?.('conflict', retry);
+            if (!retry)
+              throw new EngineError(
+                'concurrent_update',
+                'The run kept changing under concurrent updates; retry.',
+              );
+            conflicts += 1;
+          } else if (
+            retryDuplicateKey &&
+            !duplicateRetried &&
+            isStoreError(error, 'duplicate_key')
+          ) {
+            count?.('conflict', true);
+            duplicateRetried = true;
+            conflicts = 0;
+          } else {
+            count?.('failed', false);
+            throw error;
+          }
+          retries += 1;
+        }
       }
+    } finally {
+      if (span?.isRecording()) span.setAttribute(ATTRIBUTES.storeConflictRetries, retries);
     }
   }
 
   return {
-    async run(work, { retryDuplicateKey = false } = {}) {
-      try {
-        return await withConflictRetry(work);
-      } catch (error) {
-        if (retryDuplicateKey && isStoreError(error, 'duplicate_key'))
-          return withConflictRetry(work);
-        throw error;
-      }
+    run(work, { retryDuplicateKey = false } = {}) {
+      // A span only under another one (a request's, a run's): background polling that
+      // finds nothing to do starts no trace of its own.
+      const parent = telemetry && trace.getSpanContext(contextApi.active());
+      if (!telemetry || !parent || !isSpanContextValid(parent))
+        return attempts(work, retryDuplicateKey, undefined);
+      return telemetry.telemetry.inSpan(TRANSACTION_SPAN, { kind: SpanKind.INTERNAL }, (span) =>
+        attempts(work, retryDuplicateKey, span),
+      );
     },
   };
 }

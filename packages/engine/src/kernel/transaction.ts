@@ -11,4 +11,9 @@ export interface Transaction {
   readonly tx: StoreTransactionV1;
   /** Runs `effect` after this transaction commits; dropped if it rolls back. */
   afterCommit(effect: AfterCommitEffect): void;
+  /**
+   * When the unit of work's first attempt began (`performance.now()` milliseconds): what
+   * transition and create durations are measured from, retries included.
+   */
+  readonly startedAt?: number;
 }

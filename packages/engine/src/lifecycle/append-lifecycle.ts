@@ -8,7 +8,8 @@ import type { LifecycleRecord } from './lifecycle-record.js';
 /**
  * Appends lifecycle records and, in the same transaction, their events to the outbox: the
  * one way the engine writes history, so no record exists without its event. Subscribed
- * dispatchers are woken once the transaction commits.
+ * dispatchers are woken once the transaction commits. The events keep the run's trace
+ * context (`traceContext`), so their deliveries join the run's trace.
  */
 export async function appendLifecycle(
   transaction: Transaction,
@@ -16,10 +17,17 @@ export async function appendLifecycle(
   run: WebhookEventRun,
   records: readonly LifecycleRecord[],
   deliveries: DeliveryWakeup,
+  traceContext?: string | null,
 ): Promise<void> {
   if (records.length === 0) return;
   await transaction.tx.appendRecords(scope, records);
   const events = records.map((record) => webhookEventOf(record, run, scope.environment));
-  if ((await enqueueEvents(transaction.tx, scope, events, deliveries.dueAt(scope.environment))) > 0)
-    deliveries.afterCommit(transaction);
+  const queued = await enqueueEvents(
+    transaction.tx,
+    scope,
+    events,
+    deliveries.dueAt(scope.environment),
+    traceContext ? { traceContext } : {},
+  );
+  if (queued > 0) deliveries.afterCommit(transaction);
 }

@@ -46,5 +46,6 @@ export async function appendRunFacts(
     { id: runId, scenario_id: compiled.id, scenario_digest: compiled.digest },
     records,
     context.deliveries,
+    run.trace_context,
   );
 }

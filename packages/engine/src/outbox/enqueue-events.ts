@@ -41,15 +41,17 @@ export function pendingDelivery(
  * The write side of the transactional outbox: writes events inside the caller's
  * transaction, with one pending delivery per enabled endpoint of the scope that subscribes
  * to each event's type (except `excludeEndpoint`). Returns how many deliveries were queued.
+ * The events keep `traceContext` (their run's), so their deliveries join the run's trace.
  */
 export async function enqueueEvents(
   tx: StoreTransactionV1,
   scope: Scope,
   events: readonly WebhookEvent[],
   dueAt: string,
-  options: { readonly excludeEndpoint?: string } = {},
+  options: { readonly excludeEndpoint?: string; readonly traceContext?: string } = {},
 ): Promise<number> {
   if (events.length === 0) return 0;
+  const { traceContext } = options;
   const rows: WebhookEventRow[] = events.map((event) => ({
     id: event.id,
     account: scope.account,
@@ -59,6 +61,7 @@ export async function enqueueEvents(
     run_id: event.run?.id ?? null,
     sequence: event.sequence,
     body: webhookEventBody(event),
+    ...(traceContext ? { trace_context: traceContext } : {}),
   }));
   await tx.insertWebhookEvents(rows);
   const endpoints = (await tx.listWebhookEndpoints(scope)).filter(

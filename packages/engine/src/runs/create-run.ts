@@ -5,6 +5,7 @@ import type { EngineContext } from '../engine-context.js';
 import { EngineError } from '../errors.js';
 import { commitTransition } from '../kernel/commit-transition.js';
 import type { Transaction } from '../kernel/transaction.js';
+import { countTransition, transitionMetrics } from '../kernel/transition-metrics.js';
 import { appendLifecycle } from '../lifecycle/append-lifecycle.js';
 import type { PendingFact } from '../lifecycle/build-records.js';
 import { findUnstorable, UNSTORABLE_MESSAGES } from '../store/storable-values.js';
@@ -163,13 +164,15 @@ function createdFact(scope: Scope, prepared: PreparedCreation): PendingFact {
 /**
  * Creates the run inside the caller's transaction, or finds the one its idempotency key
  * already made. A live run of a restricted scenario without its account's issuer
- * activation is recorded but held `suspended` in intake.
+ * activation is recorded but held `suspended` in intake. A new run keeps `traceContext`
+ * (its create span's), and so do its events and handoff jobs.
  */
 export async function createRunIn(
   context: EngineContext,
   transaction: Transaction,
   scope: Scope,
   prepared: PreparedCreation,
+  traceContext: string | null = null,
 ): Promise<CreateRunResult> {
   const { tx } = transaction;
   const { compiled, inputs, request } = prepared;
@@ -205,15 +208,24 @@ export async function createRunIn(
         creation,
         createdFact: fact,
       });
-      await tx.insertRun(held.run);
+      const run = traceContext ? { ...held.run, trace_context: traceContext } : held.run;
+      await tx.insertRun(run);
       await appendLifecycle(
         transaction,
         scope,
         { id: runId, scenario_id: compiled.id, scenario_digest: compiled.digest },
         held.records,
         context.deliveries,
+        traceContext,
       );
-      return { run: await readRunRecord(context, tx, scope, held.run), created: true };
+      countTransition(transitionMetrics(context), transaction, {
+        kind: 'create',
+        scope,
+        scenarioId: compiled.id,
+        before: null,
+        after: run.status,
+      });
+      return { run: await readRunRecord(context, tx, scope, run), created: true };
     }
   }
   const { run } = await commitTransition({
@@ -230,6 +242,9 @@ export async function createRunIn(
     creation,
     leadingFacts: [fact],
     ...(activation ? { activation } : {}),
+    kind: 'create',
+    metrics: transitionMetrics(context),
+    traceContext,
   });
   return { run: await readRunRecord(context, tx, scope, run), created: true };
 }

@@ -54,6 +54,12 @@ export interface HandoffJobRow {
   /** Wall-clock ISO time the lease ends; a call never outlives it. Null when not leased. */
   readonly lease_until: string | null;
   readonly last_error: HandoffJobError | null;
+  /**
+   * W3C `traceparent` of the run's trace (its creating span): later spans of the run join its trace. Optional in
+   * store spec v1 (a store that drops it loses only trace continuity); null when no tracer
+   * was recording.
+   */
+  readonly trace_context?: string | null;
   readonly created_at: string;
   readonly updated_at: string;
 }

@@ -76,6 +76,12 @@ export function memoryTimerTables(state: MemoryState, undo: () => UndoLog): Time
       return Promise.resolve(claimed);
     },
 
+    releaseTimerLeases(ids: readonly string[], leaseUntil: string): Promise<void> {
+      for (const id of ids)
+        if (state.timerLeases.get(id) === leaseUntil) undo().delete(state.timerLeases, id);
+      return Promise.resolve();
+    },
+
     nextTimer(query: TimerQuery): Promise<TimerRow | undefined> {
       return Promise.resolve(pending(query)[0]);
     },

@@ -232,6 +232,13 @@ export function memoryWebhookTables(
       return Promise.resolve(next);
     },
 
+    countPendingWebhookDeliveries(environment: RunEnvironment): Promise<number> {
+      let count = 0;
+      for (const delivery of state.pending.values())
+        if (delivery.environment === environment) count += 1;
+      return Promise.resolve(count);
+    },
+
     appendWebhookAttempt(attempt: WebhookAttemptRow): Promise<void> {
       const attempts = state.attempts.get(attempt.delivery_id);
       if (attempts?.some((row) => row.attempt === attempt.attempt)) {

@@ -33,6 +33,12 @@ export interface StoredRun {
   readonly last_sequence: number;
   /** The public representation, recomputed on every transition. */
   readonly record: RunRecord;
+  /**
+   * W3C `traceparent` of the span that created the run: later spans of the run join its trace. Optional in
+   * store spec v1 (a store that drops it loses only trace continuity); null when no tracer
+   * was recording.
+   */
+  readonly trace_context?: string | null;
 }
 
 /** Filters of a run list; results are newest first. */

@@ -55,4 +55,25 @@ export interface StoreV1 {
   /** Runs `work` in one transaction; it commits when `work` resolves and rolls back when it throws. */
   transaction<T>(work: (tx: StoreTransactionV1) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * Optional: one cheap round trip that proves the store answers, with the schema version
+   * it finds and the one this code expects (what `engine.readiness()` reports). A store
+   * without it is probed with an empty transaction and has no migrations to be behind on.
+   */
+  health?(): Promise<StoreHealth>;
+}
+
+/**
+ * What a store's `health()` answers: the schema version its database is at and the one
+ * this code reads and writes (equal when migrations are current).
+ *
+ * @example
+ * ```ts
+ * const health = await store.health?.();
+ * if (health && health.schemaVersion < health.expectedVersion) console.warn('migrations pending');
+ * ```
+ */
+export interface StoreHealth {
+  readonly schemaVersion: number;
+  readonly expectedVersion: number;
 }

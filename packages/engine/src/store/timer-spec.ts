@@ -67,6 +67,13 @@ export interface TimerOperations {
    * rows another transaction is claiming are skipped, not waited for.
    */
   claimTimers(claim: TimerClaim): Promise<TimerRow[]>;
+  /**
+   * Frees the leases a claimer still holds on timers it will not fire (its host is
+   * stopping): clears the lease of each pending timer of `ids` whose lease is still
+   * `lease_until`, the one its claim set, so another host fires it at once. A timer another
+   * claimer has leased since (after this lease ended), or that was settled, is untouched.
+   */
+  releaseTimerLeases(ids: readonly string[], lease_until: string): Promise<void>;
   /** Earliest pending timer matching `query`, if any. */
   nextTimer(query: TimerQuery): Promise<TimerRow | undefined>;
 

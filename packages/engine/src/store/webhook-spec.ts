@@ -57,6 +57,12 @@ export interface WebhookEventRow {
   readonly sequence: number | null;
   /** RFC 8785 canonical JSON of the event: the delivered body, byte for byte. */
   readonly body: string;
+  /**
+   * W3C `traceparent` of the run's trace (its creating span): later spans of the run join its trace. Optional in
+   * store spec v1 (a store that drops it loses only trace continuity); null when no tracer
+   * was recording.
+   */
+  readonly trace_context?: string | null;
 }
 
 /** Where one event stands with one endpoint. */
@@ -180,6 +186,13 @@ export interface WebhookOperations {
   claimWebhookDeliveries(claim: WebhookClaim): Promise<WebhookDeliveryRow[]>;
   /** Earliest `next_attempt_at` of the environment's pending deliveries, if any. */
   nextWebhookAttempt(environment: RunEnvironment): Promise<string | undefined>;
+  /**
+   * How many of the environment's deliveries are pending (due or waiting for a retry,
+   * leased or not), over every account: the outbox backlog gauge reads it. Every store
+   * passing the contract has it; optional in store spec v1 so that a store written before
+   * it still compiles (without it, only the gauge is missing).
+   */
+  countPendingWebhookDeliveries?(environment: RunEnvironment): Promise<number>;
   /** Keeps an attempt; throws `duplicate_key` when (delivery, attempt) exists. */
   appendWebhookAttempt(attempt: WebhookAttemptRow): Promise<void>;
   /** Attempts of a delivery, in order. */

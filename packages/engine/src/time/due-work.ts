@@ -1,4 +1,5 @@
 import type { EngineContext } from '../engine-context.js';
+import { releaseJobLease } from '../handoffs/release-job-lease.js';
 import { claimSandboxJobs, settleSandboxJob } from '../handoffs/sandbox-jobs.js';
 import type { TimerQuery, TimerRow } from '../store/store-v1.js';
 
@@ -8,6 +9,8 @@ export interface DueItem {
   readonly id: string;
   /** Applies it in its own transaction; true when it changed its run. */
   readonly fire: () => Promise<boolean>;
+  /** Gives its lease back unfired (the host is stopping), unless another host holds it now. */
+  readonly release: () => Promise<void>;
 }
 
 /** Earliest due first; a partner's answer before a deadline due at the same time; then by id. */
@@ -27,12 +30,13 @@ export async function claimDueWork(
 ): Promise<DueItem[]> {
   const { transactions, liveClock, timerLeaseMs } = context;
   const leaseNow = liveClock.now();
+  const leaseUntil = new Date(leaseNow.getTime() + timerLeaseMs).toISOString();
   const { timers, jobs } = await transactions.run(async ({ tx }) => ({
     timers: await tx.claimTimers({
       ...query,
       due_at: at,
       lease_now: leaseNow.toISOString(),
-      lease_until: new Date(leaseNow.getTime() + timerLeaseMs).toISOString(),
+      lease_until: leaseUntil,
       limit: 100,
     }),
     jobs:
@@ -46,12 +50,14 @@ export async function claimDueWork(
       id: job.id,
       rank: 0,
       fire: () => settleSandboxJob(context, job, at),
+      release: () => releaseJobLease(transactions, job).then(() => undefined),
     })),
     ...timers.map((timer) => ({
       dueAt: timer.due_at,
       id: timer.id,
       rank: 1,
       fire: () => fireTimer(timer),
+      release: () => transactions.run(({ tx }) => tx.releaseTimerLeases([timer.id], leaseUntil)),
     })),
   ].sort(byDueTime);
 }

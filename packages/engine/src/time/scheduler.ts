@@ -1,15 +1,25 @@
 import type { RunEnvironment } from '@programrun/dsl';
 import type { HandoffWorkerOptions, HandoffWorkers } from '../handoffs/handoff-workers.js';
+import type { BackgroundWorkers } from '../health/background-workers.js';
+import type { StopOptions } from '../stop-options.js';
 
 /**
  * What a scheduler drives: firing the due timers (and sandbox answers) of an environment,
  * and the engine's handoff workers when it has them.
  */
 export interface TimerSource {
-  /** Fires every timer due in an environment; returns how many changed a run. */
-  runDueTimers(environment: RunEnvironment): Promise<number>;
+  /**
+   * Fires every timer due in an environment; returns how many changed a run. Once
+   * `options.signal` aborts it stops early and gives back what it claimed but did not fire.
+   */
+  runDueTimers(
+    environment: RunEnvironment,
+    options?: { readonly signal?: AbortSignal },
+  ): Promise<number>;
   /** Starts the workers calling live connectors (an `Engine` has it). */
   startHandoffWorkers?(options?: HandoffWorkerOptions): HandoffWorkers;
+  /** Where the scheduler registers as `scheduler` for readiness (an `Engine` has it). */
+  readonly background?: BackgroundWorkers;
 }
 
 /** Options of {@link startScheduler}. */
@@ -26,8 +36,12 @@ export interface SchedulerOptions {
 
 /** A running scheduler. */
 export interface Scheduler {
-  /** Stops polling, waits for the tick in progress and stops the handoff workers. */
-  stop(): Promise<void>;
+  /**
+   * Stops at once: claims no more timers, lets the timer being fired finish and gives back
+   * the leases of the ones it claimed but did not fire, and stops the handoff workers (calls
+   * in flight get `graceMs`, then are aborted and their jobs' leases given back).
+   */
+  stop(options?: StopOptions): Promise<void>;
 }
 
 /**
@@ -48,10 +62,12 @@ export function startScheduler(engine: TimerSource, options: SchedulerOptions = 
     options.onError ?? ((error: unknown) => console.error('programrun scheduler:', error));
   let running: Promise<void> = Promise.resolve();
   let stopped = false;
+  const stopping = new AbortController();
   const tick = async (): Promise<void> => {
     for (const environment of environments) {
+      if (stopping.signal.aborted) return;
       try {
-        await engine.runDueTimers(environment);
+        await engine.runDueTimers(environment, { signal: stopping.signal });
       } catch (error) {
         onError(error);
       }
@@ -62,14 +78,16 @@ export function startScheduler(engine: TimerSource, options: SchedulerOptions = 
     running = running.then(tick);
   }, options.intervalMs ?? 250);
   handle.unref?.();
+  const registration = engine.background?.started('scheduler');
   const workers =
     options.handoffs === false ? undefined : engine.startHandoffWorkers?.({ onError });
   return {
-    async stop() {
+    async stop(stopOptions) {
       stopped = true;
+      registration?.stopped();
       clearInterval(handle);
-      await running;
-      await workers?.stop();
+      stopping.abort();
+      await Promise.all([running, workers?.stop(stopOptions)]);
     },
   };
 }

@@ -1,6 +1,8 @@
+import { context as contextApi, ROOT_CONTEXT } from '@opentelemetry/api';
 import type { RunEnvironment } from '@programrun/dsl';
 import type { Scope } from '../store/store-v1.js';
 import type { WebhookDeliveryRow } from '../store/webhook-spec.js';
+import { attemptDelivery } from './delivery-attempt.js';
 import { baseNow, disableEndpoint, loadEvent } from './endpoint-rows.js';
 import { DEFAULT_RETRY_SCHEDULE, retryDelayMs } from './retry-schedule.js';
 import { sealEndpoint } from './sealed-endpoint.js';
@@ -23,7 +25,26 @@ export interface PreparedDelivery {
   readonly url: string;
   readonly body: string;
   readonly secrets: readonly string[];
+  /** The event's type (`program_run.completed`, …). */
+  readonly eventType: string;
+  /** The event's run; null for an account-level event. */
+  readonly runId: string | null;
+  /** The W3C `traceparent` of the event's run trace (delivery spans join it); null when none. */
+  readonly traceContext: string | null;
 }
+
+/**
+ * What settling an attempt did: `delivered`; `retry` (a next attempt is scheduled);
+ * `failed` (no retry: the schedule is over, or the receiver answered 410); `dropped` (another
+ * dispatcher, whose lease this one outlived, already recorded it).
+ *
+ * @example
+ * ```ts
+ * const settled = await engine.webhooks.deliveries.attempt(prepared, send);
+ * if (settled === 'failed') console.warn(`no more retries of ${prepared.delivery.id}`);
+ * ```
+ */
+export type DeliverySettled = 'delivered' | 'retry' | 'failed' | 'dropped';
 
 /**
  * How many deliveries one account (and environment) or one endpoint may hold leased at
@@ -55,10 +76,30 @@ export interface DeliveryQueue {
    */
   prepare(delivery: WebhookDeliveryRow): Promise<PreparedDelivery | null>;
   /** Records an attempt and what follows: delivered, retried later, failed, endpoint disabled. */
-  settle(delivery: WebhookDeliveryRow, outcome: AttemptOutcome): Promise<void>;
+  settle(delivery: WebhookDeliveryRow, outcome: AttemptOutcome): Promise<DeliverySettled>;
+  /**
+   * Makes one attempt of a prepared delivery and settles it, in a `programrun.webhook.deliver`
+   * client span in the trace of the event's run: `send` makes the request while the span is
+   * active (so the request can carry its `traceparent`) and says how it went. The attempt
+   * and its duration are counted by environment and outcome.
+   */
+  attempt(
+    prepared: PreparedDelivery,
+    send: () => Promise<AttemptOutcome>,
+  ): Promise<DeliverySettled>;
+  /**
+   * Gives back the lease of a claimed delivery that will not be attempted now (its
+   * dispatcher is stopping; an attempt it aborted is not recorded): the delivery stays
+   * pending, due as it was, free for any dispatcher at once. True when released; false when
+   * it was settled meanwhile or is no longer held under this claim's lease.
+   */
+  release(delivery: WebhookDeliveryRow): Promise<boolean>;
   /** Earliest due time of the environment's pending deliveries (its base clock). */
   nextAttemptAt(environment: RunEnvironment): Promise<string | undefined>;
-  /** Calls `listener` after every commit that queued deliveries; returns the unsubscribe function. */
+  /**
+   * Calls `listener` after every commit that queued deliveries, in the root context (the
+   * attempts it starts are in no request's span); returns the unsubscribe function.
+   */
   subscribe(listener: () => void): () => void;
 }
 
@@ -79,7 +120,7 @@ export function createDeliveryQueue(context: WebhooksContext): DeliveryQueue {
   const windowMs = (environment: RunEnvironment): number =>
     schedule[environment].reduce((sum, seconds) => sum + seconds, 0) * 800;
 
-  return {
+  const queue: DeliveryQueue = {
     allowLoopback: context.allowLoopback,
 
     claim(environment, limit, leaseNow, leaseUntil, shares = {}) {
@@ -122,6 +163,9 @@ export function createDeliveryQueue(context: WebhooksContext): DeliveryQueue {
           delivery: current,
           url: endpoint.url,
           body: event.body,
+          eventType: event.type,
+          runId: event.run_id,
+          traceContext: event.trace_context ?? null,
           secrets: await Promise.all(
             activeSecrets(endpoint.secrets, engine.liveClock.now()).map((secret) =>
               secretBox.open(secret.secret, endpoint),
@@ -131,13 +175,14 @@ export function createDeliveryQueue(context: WebhooksContext): DeliveryQueue {
       });
     },
 
-    async settle(delivery, outcome) {
+    settle(delivery, outcome) {
       const scope = scopeOf(delivery);
-      await transactions.run(async (transaction) => {
+      return transactions.run(async (transaction): Promise<DeliverySettled> => {
         const { tx } = transaction;
         const current = await tx.getWebhookDelivery(scope, delivery.id);
         // Another dispatcher (whose lease this one outlived) already recorded it.
-        if (current?.status !== 'pending' || current.attempts !== delivery.attempts) return;
+        if (current?.status !== 'pending' || current.attempts !== delivery.attempts)
+          return 'dropped';
         const attempt = current.attempts + 1;
         await tx.appendWebhookAttempt({
           delivery_id: current.id,
@@ -169,7 +214,7 @@ export function createDeliveryQueue(context: WebhooksContext): DeliveryQueue {
             await tx.updateWebhookEndpoint(
               await sealEndpoint(secretBox, { ...endpoint, failing_since: null }),
             );
-          return;
+          return 'delivered';
         }
         const lastError = outcome.error?.code ?? `http_${outcome.status ?? 'error'}`;
         if (outcome.status === 410) {
@@ -179,7 +224,7 @@ export function createDeliveryQueue(context: WebhooksContext): DeliveryQueue {
           );
           if (endpoint?.status === 'enabled')
             await disableEndpoint(context, transaction, scope, endpoint, 'gone', 410);
-          return;
+          return 'failed';
         }
         const scheduleAttempts = current.schedule_attempts + 1;
         const delay = retryDelayMs(schedule, scope.environment, scheduleAttempts, random);
@@ -200,7 +245,8 @@ export function createDeliveryQueue(context: WebhooksContext): DeliveryQueue {
               },
           current.attempts,
         );
-        if (!endpoint) return;
+        const settled = delay === null ? 'failed' : 'retry';
+        if (!endpoint) return settled;
         const failingSince = endpoint.failing_since ?? at;
         const consistentlyFailing =
           delay === null &&
@@ -219,12 +265,35 @@ export function createDeliveryQueue(context: WebhooksContext): DeliveryQueue {
             await sealEndpoint(secretBox, { ...endpoint, failing_since: failingSince }),
           );
         }
+        return settled;
+      });
+    },
+
+    attempt(prepared, send) {
+      return attemptDelivery(engine, prepared, send, (outcome) =>
+        queue.settle(prepared.delivery, outcome),
+      );
+    },
+
+    release(delivery) {
+      return transactions.run(async ({ tx }) => {
+        const current = await tx.getWebhookDelivery(scopeOf(delivery), delivery.id);
+        const held =
+          current?.status === 'pending' &&
+          current.attempts === delivery.attempts &&
+          current.lease_until !== null &&
+          current.lease_until === delivery.lease_until;
+        if (!held) return false;
+        await tx.updateWebhookDelivery({ ...current, lease_until: null }, current.attempts);
+        return true;
       });
     },
 
     nextAttemptAt: (environment) =>
       transactions.run(({ tx }) => tx.nextWebhookAttempt(environment)),
 
-    subscribe: (listener) => engine.deliveries.subscribe(listener),
+    subscribe: (listener) =>
+      engine.deliveries.subscribe(() => contextApi.with(ROOT_CONTEXT, listener)),
   };
+  return queue;
 }

@@ -25,6 +25,7 @@ export type HttpErrorCode =
   | 'idempotency_key_in_use'
   | 'invalid_principal'
   | 'store_unavailable'
+  | 'not_ready'
   | 'internal_error';
 
 /** What the catalogue says of a code. */
@@ -341,6 +342,12 @@ export const ERROR_CATALOGUE = {
     title: 'Store unavailable',
     action:
       'The database could not be reached; retry shortly (with the same Idempotency-Key for POSTs).',
+  },
+  not_ready: {
+    status: 503,
+    title: 'Not ready',
+    action:
+      'This host cannot serve now (`GET /readyz`), and `checks` says why: the store does not answer, its migrations are not current, or a background worker (scheduler, handoff workers, webhook dispatcher) stopped, as during shutdown. Send traffic to another host; it turns ready by itself once the check passes (after the migrations ran, say).',
   },
   internal_error: {
     status: 500,

@@ -10,7 +10,11 @@ export interface ErrorLogEntry {
   readonly method: string;
   /** The path, without the query string. */
   readonly path: string;
+  /** The matched route's template, e.g. `/v1/program-runs/{id}`; null when none matched. */
+  readonly route: string | null;
   readonly status: number;
+  /** The trace id of the request's server span; null without one (telemetry off, no SDK). */
+  readonly trace_id: string | null;
   /** The problem `code` answered, e.g. `internal_error`. */
   readonly code: string | null;
   readonly error?: {
@@ -30,10 +34,33 @@ export interface AccessLogEntry {
   readonly method: string;
   /** The path, without the query string. */
   readonly path: string;
+  /** The matched route's template, e.g. `/v1/program-runs/{id}`; null when none matched. */
+  readonly route: string | null;
   readonly status: number;
   readonly duration_ms: number;
   /** The authenticated account; null for public routes and refused credentials. */
   readonly account: string | null;
+  /** The id of the credential that authenticated (never its secret); null like `account`. */
+  readonly credential_id: string | null;
+  /** The trace id of the request's server span; null without one (telemetry off, no SDK). */
+  readonly trace_id: string | null;
+}
+
+/**
+ * A structured logger the handler writes its lines to: every request at `info` (the
+ * {@link AccessLogEntry} fields, message `request`) and every 5xx at `error` (the
+ * {@link ErrorLogEntry} fields, message `request failed`), without their `level` and
+ * `message`, which the logger sets. A pino logger fits as it is.
+ *
+ * @example
+ * ```ts
+ * // logger = pino(), or any object with info(fields, message) and error(fields, message)
+ * createHandler({ engine, accounts, logger });
+ * ```
+ */
+export interface RequestLogger {
+  info(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
 }
 
 /** Receives each 5xx answer's {@link ErrorLogEntry} and what was thrown, if anything. */

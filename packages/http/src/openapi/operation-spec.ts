@@ -17,6 +17,8 @@ export const TAGS = {
     'Parties handoffs go to through a connector: limits, circuit breakers and queued calls.',
   'Test helpers': 'Helpers of the test environment (test keys only).',
   OpenAPI: 'This document.',
+  Health:
+    'Liveness and readiness probes for load balancers and orchestrators: public, never rate-limited, outside `/v1`.',
 } as const;
 
 /** A tag of {@link TAGS}. */
@@ -76,6 +78,11 @@ export interface OperationSpec {
   readonly responses: readonly SuccessResponse[];
   /** Problem codes specific to this operation. */
   readonly errors: readonly ErrorCode[];
+  /**
+   * Problem codes whose documents carry more than the `Problem` schema (the checks of
+   * `503 not_ready`), with their full schema; such a code must be the only one of its status.
+   */
+  readonly problemSchemas?: Partial<Readonly<Record<ErrorCode, z.ZodType>>>;
 }
 
 /**

@@ -24,6 +24,7 @@ function problemResponse(
   status: number,
   codes: readonly ErrorCode[],
   replayable: boolean,
+  schema: z.ZodType | undefined,
 ): { response: ZodOpenApiResponseObject; shareable: boolean } {
   const headers: Record<string, z.ZodType> = { 'Request-Id': requestIdHeader };
   if (status === 401) headers['WWW-Authenticate'] = wwwAuthenticateHeader;
@@ -47,13 +48,14 @@ function problemResponse(
   }
   const lines = codes.map((code) => `- \`${code}\`: ${ERROR_CATALOGUE[code].title}.`);
   return {
-    shareable,
+    // A document of its own is the operation's, never a shared component.
+    shareable: shareable && schema === undefined,
     response: {
       description: `Problem, with \`code\`:\n\n${lines.join('\n')}`,
       headers: z.object(headers),
       content: {
         'application/problem+json': {
-          schema: {
+          schema: schema ?? {
             allOf: [
               { $ref: PROBLEM_SCHEMA_REF },
               {
@@ -77,7 +79,11 @@ function problemResponse(
  */
 export function problemResponses(
   codes: readonly ErrorCode[],
-  options: { readonly replayable: boolean },
+  options: {
+    readonly replayable: boolean;
+    /** Full schemas of codes whose documents carry more than `Problem`. */
+    readonly schemas?: Partial<Readonly<Record<ErrorCode, z.ZodType>>>;
+  },
   shared: SharedResponses,
 ): ZodOpenApiResponsesObject {
   const byStatus = new Map<number, ErrorCode[]>();
@@ -88,7 +94,12 @@ export function problemResponses(
   const responses: ZodOpenApiResponsesObject = {};
   for (const status of [...byStatus.keys()].sort((a, b) => a - b)) {
     const statusCodes = byStatus.get(status)!.sort();
-    const { response, shareable } = problemResponse(status, statusCodes, options.replayable);
+    const own = statusCodes.map((code) => options.schemas?.[code]).find(Boolean);
+    if (own && statusCodes.length > 1)
+      throw new TypeError(
+        `${statusCodes.join(', ')} share status ${status}; one has its own schema`,
+      );
+    const { response, shareable } = problemResponse(status, statusCodes, options.replayable, own);
     const id = statusCodes.map(pascalCase).join('Or');
     if (shareable && !shared.has(id)) shared.set(id, { ...response, id });
     responses[`${status}` as `4${string}`] = shareable ? shared.get(id)! : response;

@@ -83,7 +83,10 @@ export function toOperation(
       ...successResponses(spec),
       ...problemResponses(
         [...commonErrors(spec), ...spec.errors],
-        { replayable: spec.idempotencyKey !== undefined },
+        {
+          replayable: spec.idempotencyKey !== undefined,
+          ...(spec.problemSchemas ? { schemas: spec.problemSchemas } : {}),
+        },
         shared,
       ),
     },

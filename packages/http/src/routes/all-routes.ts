@@ -2,6 +2,7 @@ import { openApiDocumentOf, type OpenApiDocument } from '../openapi/build-openap
 import type { Route } from '../router.js';
 import { eventRoutes } from './events.js';
 import { evidenceRoutes } from './evidence.js';
+import { healthRoutes } from './health.js';
 import { openApiRoute } from './openapi.js';
 import { partnerRoutes } from './partners.js';
 import { programRunRoutes } from './program-runs.js';
@@ -11,8 +12,8 @@ import { testHelperRoutes } from './test-helpers.js';
 import { webhookEndpointRoutes } from './webhook-endpoints.js';
 
 /**
- * Every `/v1` endpoint the handler serves, in matching order; the OpenAPI document is
- * generated from them.
+ * Every endpoint the handler serves (`/v1`, and the `/healthz` and `/readyz` probes), in
+ * matching order; the OpenAPI document is generated from them.
  */
 export const ROUTES: readonly Route[] = [
   ...programRunRoutes,
@@ -24,6 +25,7 @@ export const ROUTES: readonly Route[] = [
   ...partnerRoutes,
   ...testHelperRoutes,
   openApiRoute(() => buildOpenApiDocument()),
+  ...healthRoutes,
 ];
 
 /**

@@ -4,6 +4,7 @@ import { timerLeasesMigration } from './0003-timer-leases.js';
 import { apiKeyScopesMigration } from './0004-api-key-scopes.js';
 import { webhookFairClaimsMigration } from './0005-webhook-fair-claims.js';
 import { handoffJobsMigration } from './0006-handoff-jobs.js';
+import { traceContextMigration } from './0007-trace-context.js';
 import type { Migration } from './migration.js';
 
 /**
@@ -11,7 +12,7 @@ import type { Migration } from './migration.js';
  *
  * @example
  * ```ts
- * MIGRATIONS.at(-1)!.version; // 6
+ * MIGRATIONS.at(-1)!.version; // 7
  * ```
  */
 export const MIGRATIONS: readonly Migration[] = [
@@ -21,6 +22,7 @@ export const MIGRATIONS: readonly Migration[] = [
   apiKeyScopesMigration,
   webhookFairClaimsMigration,
   handoffJobsMigration,
+  traceContextMigration,
 ];
 
 /** The schema version this package reads and writes. */

@@ -72,12 +72,17 @@ export function createPgDatabase(options: PgDatabaseOptions): SqlDatabase {
       throw toStoreError(error, 'cannot connect to PostgreSQL');
     }
     let broken = false;
+    // A connection lost while checked out (the server restarted, a proxy dropped it) fails
+    // the statement in flight; its `error` event must not crash the host as unhandled.
+    const lost = () => undefined;
+    client.on('error', lost);
     try {
       return await work(client);
     } catch (error) {
       broken = isConnectionError(error);
       throw error;
     } finally {
+      client.off('error', lost);
       client.release(broken);
     }
   }

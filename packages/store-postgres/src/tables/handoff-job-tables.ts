@@ -7,6 +7,7 @@ import {
 } from '@programrun/engine';
 import type { SqlExecutor } from '../sql/sql-database.js';
 import { claimHandoffJobs } from './handoff-job-claim.js';
+import { withTraceContext } from './trace-context-column.js';
 
 type HandoffJobTables = Pick<
   StoreTransactionV1,
@@ -20,7 +21,7 @@ type HandoffJobTables = Pick<
 >;
 
 const JOB_COLUMNS =
-  'id, run_id, account, environment, party, step, attempt, idempotency_key, request, deadline, status, calls, next_attempt_at, lease_owner, lease_until, last_error, created_at, updated_at';
+  'id, run_id, account, environment, party, step, attempt, idempotency_key, request, deadline, status, calls, next_attempt_at, lease_owner, lease_until, last_error, created_at, updated_at, trace_context';
 
 /** `environment = $1`, then `account` and `party` when the query names them. */
 function queryFilter(query: HandoffJobQuery, params: unknown[]): string {
@@ -50,7 +51,8 @@ interface LoadRow {
 /**
  * Durable handoff jobs. Workers lease due ones fairly across accounts, within a party's
  * `max_in_flight` on every host (`handoff-job-claim.ts`); a settle replaces the row only
- * while the worker still holds it (compare-and-swap on `lease_owner` and `calls`).
+ * while the worker still holds it (compare-and-swap on `lease_owner` and `calls`). A job's
+ * `trace_context` (its run's) is written with the job and never changes.
  */
 export function handoffJobTables(sql: SqlExecutor, schema: string): HandoffJobTables {
   return {
@@ -68,12 +70,13 @@ export function handoffJobTables(sql: SqlExecutor, schema: string): HandoffJobTa
         `SELECT ${JOB_COLUMNS} FROM ${schema}.handoff_jobs WHERE run_id = $1`,
         [runId],
       );
-      return rows.sort((a, b) =>
+      return withTraceContext(rows).sort((a, b) =>
         a.step === b.step ? a.attempt - b.attempt : a.step < b.step ? -1 : 1,
       );
     },
 
-    claimHandoffJobs: (claim) => claimHandoffJobs(sql, schema, JOB_COLUMNS.split(', '), claim),
+    claimHandoffJobs: async (claim) =>
+      withTraceContext(await claimHandoffJobs(sql, schema, JOB_COLUMNS.split(', '), claim)),
 
     async updateHandoffJob(job, expected) {
       const { rowCount } = await sql.query(

@@ -8,6 +8,7 @@ import {
   type StoreTransactionV1,
 } from '@programrun/engine';
 import type { SqlExecutor } from '../sql/sql-database.js';
+import { withTraceContext } from './trace-context-column.js';
 
 type RunTables = Pick<
   StoreTransactionV1,
@@ -21,7 +22,7 @@ type RunTables = Pick<
 >;
 
 const RUN_COLUMNS =
-  'id, account, environment, version, scenario_id, status, created_at, idempotency_key, snapshot, last_sequence, record';
+  'id, account, environment, version, scenario_id, status, created_at, idempotency_key, snapshot, last_sequence, record, trace_context';
 
 const json = (value: unknown): string | null => (value === null ? null : JSON.stringify(value));
 
@@ -41,7 +42,8 @@ const runParams = (run: StoredRun): unknown[] => [
 
 /**
  * Runs and their lifecycle records. Runs change only by compare-and-swap on `version`;
- * lists walk the `(created_at, id)` indexes newest first with keyset cursors.
+ * lists walk the `(created_at, id)` indexes newest first with keyset cursors. A run's
+ * `trace_context` is written with the run and never changes.
  */
 export function runTables(sql: SqlExecutor, schema: string): RunTables {
   return {
@@ -50,7 +52,7 @@ export function runTables(sql: SqlExecutor, schema: string): RunTables {
         `SELECT ${RUN_COLUMNS} FROM ${schema}.runs WHERE id = $1 AND account = $2 AND environment = $3`,
         [id, scope.account, scope.environment],
       );
-      return rows[0];
+      return withTraceContext(rows)[0];
     },
 
     async findRunByIdempotencyKey(scope: Scope, key: string) {
@@ -59,14 +61,14 @@ export function runTables(sql: SqlExecutor, schema: string): RunTables {
          WHERE account = $1 AND environment = $2 AND idempotency_key = $3`,
         [scope.account, scope.environment, key],
       );
-      return rows[0];
+      return withTraceContext(rows)[0];
     },
 
     async insertRun(run: StoredRun) {
       await sql.query(
         `INSERT INTO ${schema}.runs (${RUN_COLUMNS})
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        runParams(run),
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+        [...runParams(run), run.trace_context ?? null],
       );
     },
 
@@ -112,7 +114,10 @@ export function runTables(sql: SqlExecutor, schema: string): RunTables {
          ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
         params,
       );
-      return { data: rows.slice(0, query.limit), has_more: rows.length > query.limit };
+      return {
+        data: withTraceContext(rows.slice(0, query.limit)),
+        has_more: rows.length > query.limit,
+      };
     },
 
     async appendRecords(scope: Scope, records: readonly LifecycleRecord[]) {

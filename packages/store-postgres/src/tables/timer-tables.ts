@@ -3,7 +3,13 @@ import type { SqlExecutor } from '../sql/sql-database.js';
 
 type TimerTables = Pick<
   StoreTransactionV1,
-  'scheduleTimers' | 'pendingTimers' | 'settleTimers' | 'dueTimers' | 'claimTimers' | 'nextTimer'
+  | 'scheduleTimers'
+  | 'pendingTimers'
+  | 'settleTimers'
+  | 'dueTimers'
+  | 'claimTimers'
+  | 'releaseTimerLeases'
+  | 'nextTimer'
 >;
 
 const TIMER_COLUMNS =
@@ -83,6 +89,15 @@ export function timerTables(sql: SqlExecutor, schema: string): TimerTables {
       );
       return rows.sort((a, b) =>
         a.due_at === b.due_at ? (a.id < b.id ? -1 : 1) : a.due_at < b.due_at ? -1 : 1,
+      );
+    },
+
+    async releaseTimerLeases(ids: readonly string[], leaseUntil: string) {
+      if (ids.length === 0) return;
+      await sql.query(
+        `UPDATE ${schema}.timers SET lease_until = NULL
+         WHERE id = ANY($1::text[]) AND status = 'pending' AND lease_until = $2`,
+        [ids, leaseUntil],
       );
     },
 

@@ -12,6 +12,7 @@ import {
 } from '@programrun/engine';
 import type { SqlExecutor } from '../sql/sql-database.js';
 import { claimWebhookDeliveries } from './webhook-claim.js';
+import { withTraceContext } from './trace-context-column.js';
 
 type WebhookTables = Pick<
   StoreTransactionV1,
@@ -30,13 +31,15 @@ type WebhookTables = Pick<
   | 'updateWebhookDelivery'
   | 'claimWebhookDeliveries'
   | 'nextWebhookAttempt'
+  | 'countPendingWebhookDeliveries'
   | 'appendWebhookAttempt'
   | 'listWebhookAttempts'
 >;
 
 const ENDPOINT_COLUMNS =
   'id, account, environment, url, description, enabled_events, status, disabled_reason, disabled_at, secrets, failing_since, disabled_count, created_at, updated_at';
-const EVENT_COLUMNS = 'id, account, environment, type, created, run_id, sequence, body';
+const EVENT_COLUMNS =
+  'id, account, environment, type, created, run_id, sequence, body, trace_context';
 const DELIVERY_COLUMNS =
   'id, event_id, endpoint_id, account, environment, status, attempts, schedule_attempts, next_attempt_at, lease_until, last_error, created_at, updated_at, delivered_at';
 const ATTEMPT_COLUMNS =
@@ -148,7 +151,7 @@ export function webhookTables(sql: SqlExecutor, schema: string): WebhookTables {
          WHERE id = $1 AND account = $2 AND environment = $3`,
         [id, scope.account, scope.environment],
       );
-      return rows[0];
+      return withTraceContext(rows)[0];
     },
 
     async listWebhookEvents(
@@ -183,7 +186,10 @@ export function webhookTables(sql: SqlExecutor, schema: string): WebhookTables {
          WHERE ${where.join(' AND ')} ORDER BY e.position DESC LIMIT $${params.length}`,
         params,
       );
-      return { data: rows.slice(0, query.limit), has_more: rows.length > query.limit };
+      return {
+        data: withTraceContext(rows.slice(0, query.limit)),
+        has_more: rows.length > query.limit,
+      };
     },
 
     async insertWebhookDeliveries(deliveries: readonly WebhookDeliveryRow[]) {
@@ -257,6 +263,16 @@ export function webhookTables(sql: SqlExecutor, schema: string): WebhookTables {
         [environment],
       );
       return rows[0]?.next_attempt_at;
+    },
+
+    async countPendingWebhookDeliveries(environment) {
+      // Answered from the partial index of pending deliveries (webhook_deliveries_due).
+      const { rows } = await sql.query<{ pending: number }>(
+        `SELECT count(*)::int AS pending FROM ${schema}.webhook_deliveries
+         WHERE status = 'pending' AND environment = $1`,
+        [environment],
+      );
+      return Number(rows[0]?.pending ?? 0);
     },
 
     async appendWebhookAttempt(attempt: WebhookAttemptRow) {

@@ -6,7 +6,8 @@
 // Environment: the store variables of host.ts, PROGRAMRUN_LIVE_KEY and
 // PROGRAMRUN_LIVE_ACCOUNT (registered when absent), PROGRAMRUN_PARTNER_URL and
 // PROGRAMRUN_PARTNER_SECRET, PROGRAMRUN_PARTNER_CONCURRENCY (unset: no limit),
-// PROGRAMRUN_HANDOFF_LEASE_MS (default 1500), PORT (0 = any).
+// PROGRAMRUN_HANDOFF_LEASE_MS (default 1500), PROGRAMRUN_HANDOFF_MAX_IN_FLIGHT (this host's
+// calls at once; unset: the engine's default), PORT (0 = any).
 // Prints one JSON line when it listens: {"ready":true,"port":…,"pid":…}
 // SIGTERM stops it cleanly (workers drained, store closed); SIGKILL is what the crash suite sends.
 import { fileURLToPath } from 'node:url';
@@ -65,6 +66,9 @@ const engine = createEngine({
     leaseMs,
     retry: { initialMs: 50, factor: 2, maxMs: 400 },
     pollIntervalMs: 50,
+    ...(environment.PROGRAMRUN_HANDOFF_MAX_IN_FLIGHT
+      ? { maxInFlight: Number(environment.PROGRAMRUN_HANDOFF_MAX_IN_FLIGHT) }
+      : {}),
   },
   timerLeaseMs: 2_000,
 });
