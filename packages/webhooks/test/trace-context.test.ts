@@ -5,7 +5,6 @@ import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
-  context,
   createTraceState,
   ROOT_CONTEXT,
   SpanKind,
@@ -13,19 +12,7 @@ import {
   trace,
   TraceFlags,
 } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import {
-  AggregationTemporality,
-  InMemoryMetricExporter,
-  MeterProvider,
-  PeriodicExportingMetricReader,
-} from '@opentelemetry/sdk-metrics';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-  type ReadableSpan,
-} from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import {
   createEngine,
   createMemoryStore,
@@ -37,18 +24,18 @@ import {
   type TelemetryOptions,
 } from '@programrun/engine';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { PAYOUT, START } from '../../engine/test/handoffs/harness.js';
+import {
+  metering,
+  tracing,
+  useContextManager,
+} from '../../engine/test/telemetry/telemetry-harness.js';
 import { createHttpConnector, createWebhookDispatcher, sendWebhook } from '../src/index.js';
 import { closeServer } from './loopback-server.js';
 import { answer, startPartner } from './partner-server.js';
 
-const manager = new AsyncLocalStorageContextManager();
-beforeAll(() => void context.setGlobalContextManager(manager.enable()));
-afterAll(() => {
-  manager.disable();
-  context.disable();
-});
+useContextManager();
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -61,33 +48,21 @@ const secret = generateWebhookSecret();
 
 /** In-memory span and metric exporters behind providers for `createEngine({ telemetry })`. */
 function sdk() {
-  const spans = new InMemorySpanExporter();
-  const tracerProvider = new BasicTracerProvider({
-    spanProcessors: [new SimpleSpanProcessor(spans)],
-  });
-  const metrics = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-  const reader = new PeriodicExportingMetricReader({
-    exporter: metrics,
-    exportIntervalMillis: 3_600_000,
-  });
-  const meterProvider = new MeterProvider({ readers: [reader] });
+  const traced = tracing();
+  const metered = metering();
   cleanup.push(
-    () => meterProvider.shutdown(),
-    () => tracerProvider.shutdown(),
+    () => metered.shutdown(),
+    () => traced.tracerProvider.shutdown(),
   );
   return {
-    telemetry: { tracerProvider, meterProvider } satisfies TelemetryOptions,
-    spans: (name: string) => spans.getFinishedSpans().filter((span) => span.name === name),
+    telemetry: {
+      tracerProvider: traced.tracerProvider,
+      meterProvider: metered.meterProvider,
+    } satisfies TelemetryOptions,
+    spans: traced.named,
     /** The points of metric `name` as [attributes, value or count]. */
     async points(name: string) {
-      metrics.reset();
-      await reader.forceFlush();
-      const metric = metrics
-        .getMetrics()
-        .at(-1)
-        ?.scopeMetrics.flatMap((scope) => scope.metrics)
-        .find((data) => data.descriptor.name === name);
-      return (metric?.dataPoints ?? []).map((point) => [
+      return (await metered.points(name)).map((point) => [
         point.attributes,
         typeof point.value === 'number' ? point.value : (point.value as { count: number }).count,
       ]);
