@@ -1,10 +1,36 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from './usage-error.js';
 
-/** Options a command accepts: each a string, or a boolean flag; `multiple` ones may repeat. */
+/**
+ * Options a command accepts: each a string, or a boolean flag; `multiple` ones may repeat.
+ * A string option whose values may begin with a dash (key ids are base64url) says
+ * `dashValue`: the argument after it is its value whatever it looks like.
+ */
 export type OptionSpec = Readonly<
-  Record<string, { readonly type: 'string' | 'boolean'; readonly multiple?: boolean }>
+  Record<
+    string,
+    {
+      readonly type: 'string' | 'boolean';
+      readonly multiple?: boolean;
+      readonly dashValue?: boolean;
+    }
+  >
 >;
+
+/** `--name value` as `--name=value` for the options whose values may begin with a dash. */
+function joinDashValues(argv: readonly string[], options: OptionSpec): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < argv.length; index += 1) {
+    const argument = argv[index]!;
+    const next = argv[index + 1];
+    if (argument === '--') return [...joined, ...argv.slice(index)];
+    if (options[argument.slice(2)]?.dashValue && argument.startsWith('--') && next !== undefined) {
+      joined.push(`${argument}=${next}`);
+      index += 1;
+    } else joined.push(argument);
+  }
+  return joined;
+}
 
 /** Parsed option values: a repeatable option is a list. */
 export type OptionValues = Record<string, string | boolean | string[] | undefined>;
@@ -17,7 +43,17 @@ export function parseOptions(
   options: OptionSpec,
 ): { values: OptionValues; positionals: string[] } {
   try {
-    const parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+    const parsed = parseArgs({
+      args: joinDashValues(argv, options),
+      options: Object.fromEntries(
+        Object.entries(options).map(([name, { type, multiple }]) => [
+          name,
+          multiple === undefined ? { type } : { type, multiple },
+        ]),
+      ),
+      allowPositionals: true,
+      strict: true,
+    });
     return {
       values: parsed.values as OptionValues,
       positionals: parsed.positionals,

@@ -15,4 +15,15 @@ describe('parseOptions', () => {
     expect(message.split('\n')).toHaveLength(1);
     expect(message).toContain("'--runs=-XYZ'");
   });
+
+  it('takes the next argument as the value of a dashValue option, even one beginning with a dash', () => {
+    const options = { kid: { type: 'string', dashValue: true }, runs: { type: 'string' } } as const;
+    expect(parseOptions(['--kid', '-Ab3', 'bundle.json'], options)).toEqual({
+      values: { kid: '-Ab3' },
+      positionals: ['bundle.json'],
+    });
+    expect(parseOptions(['--kid=-Ab3'], options).values).toEqual({ kid: '-Ab3' });
+    expect(parseOptions(['--', '--kid', '-x'], options).positionals).toEqual(['--kid', '-x']);
+    expect(() => parseOptions(['--runs', '-3'], options)).toThrow(UsageError);
+  });
 });

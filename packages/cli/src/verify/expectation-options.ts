@@ -13,7 +13,8 @@ export const EXPECTATION_OPTIONS = {
   environment: { type: 'string' },
   scenario: { type: 'string' },
   'scenario-digest': { type: 'string' },
-  kid: { type: 'string' },
+  // Key ids are base64url thumbprints: one in 64 begins with a dash.
+  kid: { type: 'string', dashValue: true },
 } as const satisfies OptionSpec;
 
 /** The usage line of those options. */
