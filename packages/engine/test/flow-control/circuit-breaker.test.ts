@@ -109,6 +109,9 @@ describe('circuit breaker properties', () => {
             expect(probesSinceOpen).toBeLessThanOrEqual(settings.halfOpenProbes);
           } else {
             breaker.record(action, now);
+            // A failed probe opens the breaker again: a new open period with its own
+            // probes (with openMs 0 it reads half-open again at once).
+            if (before.status === 'half_open' && action === 'failure') probesSinceOpen = 0;
           }
           const after = breaker.state(now);
           if (after.status !== 'half_open') probesSinceOpen = 0;
