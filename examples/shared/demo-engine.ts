@@ -8,7 +8,7 @@ import { loadCatalogue } from '@programrun/dsl/node';
 import { createAccounts, createEngine, startScheduler, type Engine } from '@programrun/engine';
 import { createWebhookDispatcher } from '@programrun/webhooks';
 import { createKeySet, generateEd25519Jwk } from '@programrun/evidence';
-import { createHandler, type Handler } from '@programrun/http';
+import { createHandler, type ApiHandler } from '@programrun/http';
 import { openStoreFromEnvironment } from '@programrun/store-postgres';
 
 /** Prints a one-line reason and exits 1. */
@@ -21,10 +21,10 @@ export function fail(reason: string): never {
 export interface DemoEngine {
   readonly engine: Engine;
   /** The /v1 handler, authenticating with the engine's key store. */
-  readonly handler: Handler;
+  readonly handler: ApiHandler;
   /** The account's test key, to print. */
   readonly testKey: string;
-  /** Stops the timer scheduler and the webhook dispatcher. */
+  /** Ends the open event streams, stops the timer scheduler and the webhook dispatcher. */
   stop(): Promise<void>;
 }
 
@@ -55,11 +55,14 @@ export async function createDemoEngine(): Promise<DemoEngine> {
       ? accounts.apiKeys.register({ ...account, secret: configured }).then(() => configured)
       : accounts.apiKeys.create(account).then(({ secret }) => secret)
   ).catch((error: Error) => fail(`PROGRAMRUN_TEST_KEY: ${error.message}`));
+  const handler = createHandler({ engine, accounts }); // Bearer keys from accounts.apiKeys
   return {
     engine,
-    handler: createHandler({ engine, accounts }), // Bearer keys from accounts.apiKeys
+    handler,
     testKey,
     stop: async () => {
+      // Open event streams end now, so closing the server does not wait minutes for them.
+      handler.closeStreams();
       await Promise.all([scheduler.stop(), dispatcher.stop()]);
       await opened.close();
     },

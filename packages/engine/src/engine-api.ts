@@ -39,6 +39,11 @@ export interface UnitOfWork extends Transaction {
   readonly webhooks: Omit<Webhooks, 'deliveries'>;
   /** The scope's current time (the live clock, or the account's test clock). */
   now(): Promise<Date>;
+  /**
+   * Due time of the scope's earliest pending timer or, in test, queued sandbox job, read
+   * in this unit of work (as `engine.nextTimerDue`); null when there is none.
+   */
+  nextTimerDue(): Promise<string | null>;
 }
 
 /** The engine: creates runs, applies signals and fires timers, one store transaction each. */
@@ -164,6 +169,21 @@ export interface Engine {
   partners(scope: Scope): Promise<PartnerStatus[]>;
   /** Current time of a scope: the live clock, or the account's test clock. */
   now(scope: Scope): Promise<Date>;
+  /**
+   * Calls `listener` right after every commit of this engine that changed the run (its
+   * creation, a signal, a timer, a partner's answer); returns the unsubscribe. Changes
+   * committed by other hosts sharing the store are not seen here: poll `getRun` for those.
+   * The listener only hears that the run changed: read it with `getRun`.
+   *
+   * @example
+   * ```ts
+   * const stop = engine.watchRun(scope, run.id, () => {
+   *   void engine.getRun(scope, run.id).then((changed) => console.log(changed.status));
+   * });
+   * stop(); // no more calls
+   * ```
+   */
+  watchRun(scope: Scope, runId: string, listener: () => void): () => void;
   /**
    * Whether this engine can serve (what `GET /readyz` answers): the store answers within
    * `timeoutMs`, its migrations are current, and every loop registered in `background`

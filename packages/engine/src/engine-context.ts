@@ -3,6 +3,7 @@ import type { EvidenceKeys } from './evidence/evidence-keys.js';
 import type { HandoffSettings } from './handoffs/handoff-settings.js';
 import type { SandboxOptions } from './handoffs/sandbox.js';
 import type { IdGenerator } from './ids/random-ids.js';
+import type { RunChanges } from './kernel/run-changes.js';
 import type { TransactionRunner } from './kernel/transaction-runner.js';
 import type { DeliveryWakeup } from './outbox/delivery-wakeup.js';
 import type { Clock } from './time/clock.js';
@@ -17,6 +18,8 @@ import type { BackgroundWorkers } from './health/background-workers.js';
  */
 export interface EngineContext {
   readonly transactions: TransactionRunner;
+  /** Watchers of runs, told after each commit that changed their run. */
+  readonly runChanges: RunChanges;
   readonly catalogue: ScenarioCatalogue;
   /** The live clock: leases, endpoint timestamps, activation times. */
   readonly liveClock: Clock;

@@ -16,6 +16,7 @@ import { startHandoffWorkers } from './handoffs/handoff-workers.js';
 import { partnerStatuses } from './handoffs/partner-status.js';
 import { runDueHandoffs } from './handoffs/run-due-handoffs.js';
 import { randomIds } from './ids/random-ids.js';
+import { createRunChanges } from './kernel/run-changes.js';
 import { createTransactionRunner, joinTransaction } from './kernel/transaction-runner.js';
 import { createDeliveryWakeup } from './outbox/delivery-wakeup.js';
 import { createRunIn, isPrepared, prepareCreation } from './runs/create-run.js';
@@ -27,8 +28,15 @@ import { createEnvironmentClocks } from './time/environment-clocks.js';
 import { runDueTimers } from './time/fire-timers.js';
 import { nextDue } from './time/next-due.js';
 import { createTestClocks } from './time/test-clock.js';
+import type { Scope, StoreTransactionV1 } from './store/store-v1.js';
 import { registerOutboxGauge } from './webhooks/outbox-gauge.js';
 import { createWebhooks } from './webhooks/webhooks.js';
+
+/** Due time of the scope's earliest pending timer or (in test) queued sandbox job. */
+async function nextTimerDueIn(tx: StoreTransactionV1, scope: Scope): Promise<string | null> {
+  const next = await nextDue(tx, { environment: scope.environment, account: scope.account });
+  return next?.dueAt ?? null;
+}
 
 /** The context every module of one engine shares, from the options' defaults. */
 function engineContext(options: EngineOptions): EngineContext {
@@ -36,13 +44,18 @@ function engineContext(options: EngineOptions): EngineContext {
   const clocks = createEnvironmentClocks(liveClock, options.testClock ?? liveClock);
   const telemetry = createTelemetry(options.telemetry, '@programrun/engine');
   const metrics = createEngineMetrics(telemetry.meter);
+  const onEffectError = (error: unknown) =>
+    console.error('programrun: after-commit effect failed:', error);
+  const runChanges = createRunChanges(onEffectError);
   return {
     transactions: createTransactionRunner({
       store: options.store,
       maxConflictRetries: options.maxConflictRetries ?? 8,
-      onEffectError: (error) => console.error('programrun: after-commit effect failed:', error),
+      onEffectError,
       telemetry: { telemetry, metrics },
+      runChanges,
     }),
+    runChanges,
     catalogue:
       'list' in options.scenarios ? options.scenarios : createScenarioCatalogue(options.scenarios),
     liveClock,
@@ -102,6 +115,7 @@ export function createEngine(options: EngineOptions): Engine {
             return (webhooks ??= createWebhooks(joined, options.webhooks ?? {}));
           },
           now: () => context.clocks.now(transaction.tx, scope),
+          nextTimerDue: () => nextTimerDueIn(transaction.tx, scope),
         };
         return work(uow);
       },
@@ -137,16 +151,12 @@ export function createEngine(options: EngineOptions): Engine {
     createAccessRequest: async (scope, input) => createAccessRequest(context, scope, input),
     exportEvidence: (scope, runId) => exportEvidence(context, scope, runId),
     evidenceKeys: (environment) => context.evidenceKeys.publicJwks(environment),
-    async nextTimerDue(scope) {
-      const next = await transactions.run(({ tx }) =>
-        nextDue(tx, { environment: scope.environment, account: scope.account }),
-      );
-      return next?.dueAt ?? null;
-    },
+    nextTimerDue: (scope) => transactions.run(({ tx }) => nextTimerDueIn(tx, scope)),
     runDueHandoffs: (environment) => runDueHandoffs(context, environment),
     startHandoffWorkers: (workerOptions) => startHandoffWorkers(context, workerOptions),
     partners: (scope) => partnerStatuses(context, scope),
     now: (scope) => transactions.run(({ tx }) => context.clocks.now(tx, scope)),
+    watchRun: (scope, runId, listener) => context.runChanges.watch(scope, runId, listener),
     readiness: createReadiness(options.store, context.background),
     background: context.background,
   };

@@ -86,6 +86,7 @@ export type {
   FairQueueStats,
 } from './flow-control/fair-queue.js';
 export { createMemoryStore } from './store/memory-store.js';
+export { runMatchesQuery } from './store/run-query-match.js';
 export { StoreError, isStoreError } from './store/store-error.js';
 export type { StoreErrorCode } from './store/store-error.js';
 export { guardStoreTransaction } from './store/store-guard.js';
@@ -143,6 +144,7 @@ export type {
   RunRecord,
   RunStatus,
   AwaitingRecord,
+  AwaitingDecision,
   AwaitingHandoffJob,
   StageRecord,
   PostureRecord,

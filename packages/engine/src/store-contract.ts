@@ -6,6 +6,7 @@ import { defineHandoffJobContract } from './store-contract/handoff-job-contract.
 import { defineIdempotencyContract } from './store-contract/idempotency-contract.js';
 import { defineLeaseReleaseContract } from './store-contract/lease-release-contract.js';
 import { defineRunContract } from './store-contract/run-contract.js';
+import { defineRunFilterContract } from './store-contract/run-filter-contract.js';
 import { defineTimerContract } from './store-contract/timer-contract.js';
 import { defineTraceContextContract } from './store-contract/trace-context-contract.js';
 import { defineUnstorableContract } from './store-contract/unstorable-contract.js';
@@ -41,6 +42,7 @@ export function defineStoreContract(name: string, createStore: StoreFactory): vo
       }
     };
     defineRunContract(withStore);
+    defineRunFilterContract(withStore);
     defineTimerContract(withStore);
     defineAccountContract(withStore);
     defineIdempotencyContract(withStore);

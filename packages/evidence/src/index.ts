@@ -53,6 +53,8 @@ export type {
 } from './bundle/evidence-bundle.js';
 export { toStatement, sealEvidence } from './bundle/seal-evidence.js';
 export { verifyEvidence } from './bundle/verify-evidence.js';
+export { verificationReport } from './bundle/verification-report.js';
+export type { VerificationReport } from './bundle/verification-report.js';
 export type {
   EvidenceVerification,
   VerificationCheck,

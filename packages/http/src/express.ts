@@ -3,7 +3,7 @@ import { HttpError } from './errors/http-error.js';
 import type { Handler } from './handler.js';
 import { toFetchRequest, writeResponse } from './node-conversion.js';
 import { adapterProblem } from './request-id.js';
-import { isV1Path } from './v1-path.js';
+import { handlerPaths, isUnderPaths } from './v1-path.js';
 
 /** Options of {@link createExpressMiddleware}. */
 export interface ExpressMiddlewareOptions {
@@ -27,9 +27,9 @@ const bodyAlreadyReadProblem = (): Response =>
   );
 
 /**
- * The Express 5 adapter: middleware that answers `/v1` and everything under it and calls
- * `next()` for any other path. It reads the raw body itself (up to the handler's
- * `maxBodyBytes`), so mount it **before** `express.json()` or any other body parser; a
+ * The Express 5 adapter: middleware that answers `/v1` and everything under it (the
+ * handler's `paths`) and calls `next()` for any other path. It reads the raw body itself
+ * (up to the handler's `maxBodyBytes`), so mount it **before** `express.json()` or any other body parser; a
  * body another middleware already read is answered `400 body_already_read`. Mounted
  * under a path (`app.use('/payments', …)`), it sees the path without that prefix.
  *
@@ -50,9 +50,10 @@ export function createExpressMiddleware(
   options: ExpressMiddlewareOptions = {},
 ): RequestHandler {
   const maxBodyBytes = options.maxBodyBytes ?? handler.maxBodyBytes;
+  const paths = handlerPaths(handler);
   // Express 5 passes a rejected promise (a dropped connection, say) to next(error).
   return async (request, response, next) => {
-    if (!isV1Path(request.path)) {
+    if (!isUnderPaths(paths, request.path)) {
       next();
       return;
     }

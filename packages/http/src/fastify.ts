@@ -6,8 +6,15 @@ import type {
   FastifyServerOptions,
 } from 'fastify';
 import type { Handler } from './handler.js';
-import { fetchRequestOf, readNodeBody, responseParts, type NodeBody } from './node-conversion.js';
-import { isV1Path } from './v1-path.js';
+import {
+  fetchRequestOf,
+  headersOf,
+  isEventStream,
+  readNodeBody,
+  responseParts,
+  type NodeBody,
+} from './node-conversion.js';
+import { handlerPaths, isUnderPaths } from './v1-path.js';
 
 /** Options of {@link programrunFastify}. */
 export interface ProgramrunFastifyOptions {
@@ -36,18 +43,22 @@ async function answer(
   path: string,
 ) {
   const response = await handler.handle(fetchRequestOf(request.raw, body, path));
+  // Sent as it comes; Fastify cancels the stream when the client goes away.
+  if (isEventStream(response))
+    return reply.code(response.status).headers(headersOf(response)).send(response.body);
   const parts = await responseParts(response);
   return reply.code(parts.status).headers(parts.headers).send(parts.body);
 }
 
 /**
- * The Fastify 5 adapter, a real plugin: it routes every method on `/v1` and `/v1/*` to
- * programrun, and sends its responses through `reply` (so your hooks still run). Inside
- * its own encapsulated context it replaces the content-type parsers with one that hands
- * over raw bytes for any content type, with `bodyLimit` set to the handler's
- * `maxBodyBytes`; your parsers and error handler outside it are untouched. A `prefix`
- * given to `register` is stripped before programrun sees the path. URLs Fastify cannot
- * decode never reach a plugin: see {@link programrunFrameworkErrors}.
+ * The Fastify 5 adapter, a real plugin: it routes every method on `/v1` and `/v1/*` (each
+ * of the handler's `paths`) to programrun, and sends its responses through `reply` (so
+ * your hooks still run). Inside its own encapsulated context it replaces the content-type
+ * parsers with one that hands over raw bytes for any content type, with `bodyLimit` set to
+ * the handler's `maxBodyBytes`; your parsers and error handler outside it are untouched. A
+ * `prefix` given to `register` is stripped before programrun sees the path. URLs Fastify
+ * cannot decode never reach a plugin: see {@link programrunFrameworkErrors}. Register it
+ * once per handler (the console's next to the API's).
  *
  * @example
  * ```ts
@@ -95,8 +106,10 @@ export const programrunFastify: FastifyPluginCallback<ProgramrunFastifyOptions> 
       bodyLimit,
       handler: (request, reply) => respond(request, reply, request.body as Buffer | undefined),
     });
-  route('/v1');
-  route('/v1/*');
+  for (const path of handlerPaths(handler)) {
+    route(path);
+    route(`${path}/*`);
+  }
   done();
 };
 
@@ -121,7 +134,10 @@ export function programrunFrameworkErrors(
   const bodyLimit = options.maxBodyBytes ?? handler.maxBodyBytes;
   const frameworkErrors = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const path = withoutPrefix(request.url, prefix);
-    if (!request.url.startsWith(prefix) || !isV1Path(path.split('?')[0]!)) {
+    if (
+      !request.url.startsWith(prefix) ||
+      !isUnderPaths(handlerPaths(handler), path.split('?')[0]!)
+    ) {
       void reply.send(error);
       return;
     }

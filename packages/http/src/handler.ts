@@ -28,6 +28,8 @@ import { newRequestId } from './request-id.js';
 import { matchRoute, type Route, type RouteMatch } from './router.js';
 import { ROUTES } from './routes/all-routes.js';
 import { problemResponse } from './routes/answer-errors.js';
+import { createOpenStreams } from './streams/open-streams.js';
+import { DEFAULT_STREAM_POLICY, type StreamPolicy } from './streams/stream-policy.js';
 import { createHttpTelemetry } from './telemetry/server-span.js';
 
 /** Options of {@link createHandler}. */
@@ -107,6 +109,14 @@ export interface HandlerOptions {
    * @default the global OpenTelemetry API (near-free until an SDK is registered)
    */
   readonly telemetry?: TelemetryOptions;
+  /**
+   * Event streams (`GET /v1/program-runs/{id}/stream`): how many one credential may hold
+   * open in this process, how long each lasts, how often an idle one sends a keep-alive
+   * and reads its run for other hosts' changes. Each counts once against `rateLimit`.
+   * @default 10 per credential, 5 minutes each, a keep-alive every 15 s, a read every 1 s
+   * (`DEFAULT_STREAM_POLICY`)
+   */
+  readonly streams?: Partial<StreamPolicy>;
 }
 
 const ANONYMOUS: Principal = {
@@ -144,8 +154,35 @@ export interface Handler {
   handle(request: Request): Promise<Response>;
   /** Largest accepted body; adapters stop reading beyond it. */
   readonly maxBodyBytes: number;
+  /**
+   * The paths the handler answers, each one and everything under it (`/console` answers
+   * `/console` and `/console/…`); the framework adapters pass only these on and call
+   * `next()` for the rest. @default ['/v1']
+   */
+  readonly paths?: readonly string[] | undefined;
   /** The error log (`onError`); adapters report the 5xx they answer themselves to it. */
   readonly errorLog?: ErrorLogger | undefined;
+}
+
+/**
+ * The `/v1` handler {@link createHandler} makes: a {@link Handler} whose open event
+ * streams can be ended, so a server that stops need not wait for them.
+ */
+export interface ApiHandler extends Handler {
+  /**
+   * Ends every open event stream (`GET /v1/program-runs/{id}/stream`) at once, and any
+   * opened later right after its first event: call it when the server starts draining,
+   * before waiting for the requests in flight (clients reconnect to another host).
+   *
+   * @example
+   * ```ts
+   * const api = createHandler({ engine, accounts });
+   * process.on('SIGTERM', () => {
+   *   api.closeStreams(); // then drain the server
+   * });
+   * ```
+   */
+  closeStreams(): void;
 }
 
 /** Each route's template as OpenTelemetry and the logs name it (`/v1/program-runs/{id}`). */
@@ -174,7 +211,7 @@ interface Seen {
  * }));
  * ```
  */
-export function createHandler(options: HandlerOptions): Handler {
+export function createHandler(options: HandlerOptions): ApiHandler {
   const idempotency: IdempotencyPolicy = {
     retentionMs: options.idempotency?.retentionMs ?? 24 * 3600 * 1000,
     purgeEveryMs: options.idempotency?.purgeEveryMs ?? 600_000,
@@ -188,6 +225,7 @@ export function createHandler(options: HandlerOptions): Handler {
   const telemetry = createHttpTelemetry(options.telemetry);
   const failures = failuresOf(options);
   const authorizeApproval = options.authorizeApproval ?? authorizeApprovalByScopes;
+  const streams = createOpenStreams({ ...DEFAULT_STREAM_POLICY, ...options.streams });
 
   /** The caller, or a 401 (counted as a failure of the client), or a 429 for a client that failed too often. */
   async function principalOf(request: Request): Promise<Principal> {
@@ -246,12 +284,14 @@ export function createHandler(options: HandlerOptions): Handler {
       idempotency,
       authorizeApproval,
       purgeExpiredKeys: () => purge(options.engine, principal),
+      streams,
     });
   }
 
   return {
     maxBodyBytes,
     errorLog: loggers.error,
+    closeStreams: () => streams.closeAll(),
     async handle(request) {
       const requestId = newRequestId();
       const startedAt = performance.now();

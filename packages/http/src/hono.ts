@@ -1,11 +1,11 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Handler } from './handler.js';
-import { isV1Path } from './v1-path.js';
+import { handlerPaths, isUnderPaths } from './v1-path.js';
 
 /**
  * The Hono adapter: a handler that passes `c.req.raw` (already a fetch `Request`)
- * straight to `handle` for `/v1` and everything under it, and calls `next()` for any
- * other path. Use it as a route (`app.all('/v1/*', …)`) or as middleware
+ * straight to `handle` for `/v1` and everything under it (the handler's `paths`), and
+ * calls `next()` for any other path. Use it as a route (`app.all('/v1/*', …)`) or as middleware
  * (`app.use(…)`). The handler matches absolute `/v1/...` paths, so to serve it under a
  * prefix use `app.mount('/prefix', (request) => handler.handle(request))`, which strips it.
  *
@@ -22,8 +22,9 @@ import { isV1Path } from './v1-path.js';
  * ```
  */
 export function programrunHono(handler: Handler): MiddlewareHandler {
+  const paths = handlerPaths(handler);
   return async (context, next) => {
-    if (isV1Path(context.req.path)) return handler.handle(context.req.raw);
+    if (isUnderPaths(paths, context.req.path)) return handler.handle(context.req.raw);
     await next();
   };
 }

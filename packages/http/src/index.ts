@@ -1,5 +1,8 @@
 export { createHandler } from './handler.js';
-export type { Handler, HandlerOptions } from './handler.js';
+export type { ApiHandler, Handler, HandlerOptions } from './handler.js';
+export { DEFAULT_STREAM_POLICY } from './streams/stream-policy.js';
+export type { StreamPolicy } from './streams/stream-policy.js';
+export { firstMatching } from './first-matching.js';
 export { consoleAccessLog, consoleErrorLog } from './logging/request-log.js';
 export type {
   AccessLogEntry,
@@ -45,7 +48,8 @@ export { lifecycleRecordSchema, lifecycleRecordListSchema } from './schemas/life
 export { scenarioSchema, scenarioListSchema } from './schemas/scenario.js';
 export { accessRequestRecordSchema } from './schemas/access-request.js';
 export { evidenceEnvelopeSchema, evidenceKeySchema, jwksSchema } from './schemas/evidence.js';
-export { testClockSchema } from './schemas/test-clock.js';
+export { testClockSchema, testClockStateSchema } from './schemas/test-clock.js';
+export { principalSchema } from './schemas/principal.js';
 export { healthSchema, readinessSchema, readinessChecksSchema } from './schemas/health.js';
 export { problemSchema, problemFieldSchema } from './schemas/problem.js';
 export { openApiDocumentSchema } from './schemas/openapi-document.js';

@@ -106,16 +106,66 @@ export async function responseParts(response: Response): Promise<ResponseParts> 
   const remembered = rememberedResponseText(response);
   const body =
     remembered === undefined ? Buffer.from(await response.arrayBuffer()) : Buffer.from(remembered);
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
+  const headers = headersOf(response);
   headers['content-length'] = String(body.length);
   return { status: response.status, headers, body };
 }
 
 /**
- * Writes a fetch `Response` to a Node response.
+ * True for a response written as it comes rather than buffered: Server-Sent Events.
+ */
+export function isEventStream(response: Response): boolean {
+  return (
+    response.body !== null &&
+    (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream')
+  );
+}
+
+/** The headers of a response as Node sets them. */
+export function headersOf(response: Response): Record<string, string> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return headers;
+}
+
+/**
+ * Writes an event stream chunk by chunk (no `Content-Length`), waiting for the client to
+ * take each; a client that goes away cancels the stream, so its source lets go of what
+ * it holds.
+ */
+async function writeEventStream(response: Response, target: ServerResponse): Promise<void> {
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const cancel = () => void reader.cancel().catch(() => undefined);
+  target.once('close', cancel);
+  try {
+    target.writeHead(response.status, headersOf(response));
+    target.flushHeaders();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || target.destroyed) break;
+      if (!target.write(value))
+        await new Promise<void>((resolve) => {
+          const go = () => {
+            target.off('drain', go).off('close', go);
+            resolve();
+          };
+          target.on('drain', go).on('close', go);
+        });
+    }
+    if (!target.destroyed) target.end();
+  } catch {
+    cancel();
+    target.destroy();
+  } finally {
+    target.off('close', cancel);
+  }
+}
+
+/**
+ * Writes a fetch `Response` to a Node response: buffered with its `Content-Length`, or,
+ * for an event stream, as it comes.
  *
  * @example
  * ```ts
@@ -123,6 +173,7 @@ export async function responseParts(response: Response): Promise<ResponseParts> 
  * ```
  */
 export async function writeResponse(response: Response, target: ServerResponse): Promise<void> {
+  if (isEventStream(response)) return writeEventStream(response, target);
   const { status, headers, body } = await responseParts(response);
   // Answered before the body was all read (a 413): the connection cannot be reused.
   if (!target.req.complete) headers.connection = 'close';

@@ -90,11 +90,13 @@ export const accessRequestBodySchema = z
   .meta({ id: 'AccessRequest' });
 
 /**
- * `POST /v1/test_helpers/clock/advance` body.
+ * `POST /v1/test_helpers/clock/advance` body: `seconds` to move forward, or
+ * `to: 'next_timer'`, exactly one of them.
  *
  * @example
  * ```ts
  * clockAdvanceBodySchema.parse({ seconds: 60 });
+ * clockAdvanceBodySchema.parse({ to: 'next_timer' });
  * ```
  */
 export const clockAdvanceBodySchema = z
@@ -102,9 +104,34 @@ export const clockAdvanceBodySchema = z
     seconds: z
       .int()
       .min(1)
-      .max(366 * 24 * 3600),
+      .max(366 * 24 * 3600)
+      .optional()
+      .meta({ description: 'Seconds to move the clock forward (without `to`).' }),
+    to: z.literal('next_timer').optional().meta({
+      description:
+        '`next_timer`: move the clock to the account’s earliest pending timer (a deadline, a wait, a simulated partner’s answer) and fire what is due then (without `seconds`).',
+    }),
   })
-  .meta({ id: 'ClockAdvance' });
+  .superRefine((body, context) => {
+    if (body.seconds === undefined && body.to === undefined)
+      context.addIssue({
+        code: 'custom',
+        path: ['seconds'],
+        message: 'is required unless `to` is given',
+        params: { missing: true },
+      });
+    if (body.seconds !== undefined && body.to !== undefined)
+      context.addIssue({
+        code: 'custom',
+        path: ['to'],
+        message: 'cannot be given with `seconds`; send one of them',
+      });
+  })
+  .meta({
+    id: 'ClockAdvance',
+    // Exactly one of the two, as the refinement checks.
+    override: { oneOf: [{ required: ['seconds'] }, { required: ['to'] }] },
+  });
 
 function fieldsOf(error: z.ZodError, prefix = ''): ProblemField[] {
   return error.issues.flatMap((issue): ProblemField[] => {
@@ -115,12 +142,15 @@ function fieldsOf(error: z.ZodError, prefix = ''): ProblemField[] {
         message: 'is not a field of this request',
       }));
     }
-    const missing = issue.code === 'invalid_type' && issue.message.includes('received undefined');
+    // A refinement marks a field it requires (one of two, say) with `params.missing`.
+    const missing =
+      (issue.code === 'invalid_type' && issue.message.includes('received undefined')) ||
+      (issue.code === 'custom' && issue.params?.missing === true);
     return [
       {
         pointer: `${prefix}${pointerOf(issue.path)}`,
         code: missing ? 'missing_field' : 'invalid_field',
-        message: missing ? 'is required' : issue.message,
+        message: missing && issue.code !== 'custom' ? 'is required' : issue.message,
       },
     ];
   });

@@ -3,6 +3,7 @@ import type { AuthorizeApproval } from './auth/authorize-approval.js';
 import type { Principal } from './auth/principal.js';
 import type { IdempotencyPolicy } from './idempotency/idempotency.js';
 import type { OperationSpec } from './openapi/operation-spec.js';
+import type { OpenStreams } from './streams/open-streams.js';
 
 /** What every route handler receives. */
 export interface RouteContext {
@@ -20,6 +21,8 @@ export interface RouteContext {
   readonly authorizeApproval: AuthorizeApproval;
   /** Purges expired Idempotency-Key records if it is time to (in the background). */
   readonly purgeExpiredKeys: () => void;
+  /** The handler's open event streams and their policy. */
+  readonly streams: OpenStreams;
 }
 
 /**

@@ -24,6 +24,9 @@ const SEGMENTS = [
   'test_helpers',
   'clock',
   'advance',
+  'principal',
+  'diagram',
+  'stream',
   'openapi.json',
   'prun_123',
   '%zz',
@@ -81,6 +84,8 @@ const bodyArbitrary: fc.Arbitrary<string | Uint8Array | undefined> = fc.oneof(
     '{"outcome":"confirmed","reference":"r","idempotency_key":"pik_nope"}',
     '{"seconds":-1}',
     '{"seconds":1e300}',
+    '{"to":"next_timer"}',
+    '{"to":"next_timer","seconds":5}',
     '{"step":"release_approval","decision":"approve","approver":"   "}',
   ),
 );

@@ -32,6 +32,9 @@ interface Position {
   readonly name: string;
   /** What the parameter is, for query parameters: free text, an integer or an enum. */
   readonly kind: 'text' | 'integer' | 'enum';
+  /** The text lengths a query text parameter declares, when they differ from 0–255. */
+  readonly minLength?: number;
+  readonly maxLength?: number;
 }
 
 /** A hostile value; `refused`: every route must answer 422 with a pointer at its position. */
@@ -227,6 +230,8 @@ function operationsOf(document: Json, bodies: Readonly<Record<string, Json>>): O
           location: parameter.in,
           name: String(parameter.name),
           kind: schema.enum ? 'enum' : schema.type === 'integer' ? 'integer' : 'text',
+          ...(typeof schema.minLength === 'number' ? { minLength: schema.minLength } : {}),
+          ...(typeof schema.maxLength === 'number' ? { maxLength: schema.maxLength } : {}),
         });
       }
       const requestBody = operation.requestBody as
@@ -257,7 +262,22 @@ function valuesFor(position: Position): readonly Hostile[] {
   if (position.location === 'body') return BODY_VALUES;
   if (position.location === 'path') return PATH_VALUES;
   if (position.kind === 'integer') return QUERY_INTEGER_VALUES;
-  return position.kind === 'enum' ? QUERY_ENUM_VALUES : QUERY_TEXT_VALUES;
+  return position.kind === 'enum' ? QUERY_ENUM_VALUES : queryTextValues(position);
+}
+
+/**
+ * The query text values, held to the lengths the parameter declares: a text parameter of
+ * another longest length than 255 gets its own longest (taken) and one more (refused); one
+ * that may not be empty gets empty refused.
+ */
+function queryTextValues({ minLength = 0, maxLength = 255 }: Position): readonly Hostile[] {
+  if (minLength === 0 && maxLength === 255) return QUERY_TEXT_VALUES;
+  return [
+    ...QUERY_TEXT_VALUES.filter((value) => value.raw.length !== 256 && value.raw !== ''),
+    { label: `${maxLength} characters`, raw: 'a'.repeat(maxLength), refused: false },
+    { label: `${maxLength + 1} characters`, raw: 'a'.repeat(maxLength + 1), refused: true },
+    { label: 'empty', raw: '', refused: minLength > 0 },
+  ];
 }
 
 /** Sets `pointer` in a copy of `body` to a marker, to be replaced by a raw JSON literal. */

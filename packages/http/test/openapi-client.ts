@@ -4,11 +4,12 @@ import { expect } from 'vitest';
 import type { TestServer } from './harness.js';
 import { checkResponseAgainstOpenApi, findOperation } from './openapi-conformance.js';
 
-/** An answer, its body parsed (`{}` when empty). */
+/** An answer, its body parsed (`{}` when empty or not JSON), and its text. */
 export interface Answer {
   readonly status: number;
   readonly headers: Headers;
   readonly body: Record<string, unknown> & { id?: string; code?: string };
+  readonly text: string;
 }
 
 /** Options of `TestServer.request`. */
@@ -68,10 +69,13 @@ export function conformingClient(server: () => TestServer): ConformingClient {
         const statuses = seen.get(operation.operationId) ?? new Set();
         seen.set(operation.operationId, statuses.add(response.status));
       }
+      // SVG and event streams are text; everything else the API answers is JSON.
+      const json = /[/+]json\b/.test(response.headers.get('content-type') ?? '');
       return {
         status: response.status,
         headers: response.headers,
-        body: bodyText ? JSON.parse(bodyText) : {},
+        body: bodyText && json ? JSON.parse(bodyText) : {},
+        text: bodyText,
       };
     },
     async call(method, path, options) {

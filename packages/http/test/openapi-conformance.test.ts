@@ -31,6 +31,7 @@ const clock = {
   now: '2026-03-02T09:00:30.000Z',
   advanced_by: 30,
   timers_fired: 1,
+  next_timer_at: null,
 };
 const json = { 'content-type': 'application/json' };
 
@@ -82,6 +83,33 @@ describe('checkResponseAgainstOpenApi', () => {
     expect(checkResponseAgainstOpenApi('DELETE', '/v1/program-runs', allowed).join()).toMatch(
       /Allow/,
     );
+  });
+
+  it('checks a body that is not JSON as text against its schema, and JSON bodies as JSON', () => {
+    const digest = `sha256:${'a'.repeat(64)}`;
+    const svg = {
+      status: 200,
+      headers: new Headers({
+        'request-id': REQUEST_ID,
+        'content-type': 'image/svg+xml; charset=utf-8',
+        etag: `"${digest}"`,
+        'cache-control': 'private, no-cache',
+      }),
+      bodyText: '<svg xmlns="http://www.w3.org/2000/svg"></svg>',
+    };
+    const path = '/v1/scenarios/wallet-delivery@v1/diagram';
+    expect(checkResponseAgainstOpenApi('GET', path, svg)).toEqual([]);
+    const notModified = { ...svg, status: 304, bodyText: '' };
+    expect(checkResponseAgainstOpenApi('GET', path, notModified)).toEqual([]);
+    expect(
+      checkResponseAgainstOpenApi('GET', path, { ...notModified, bodyText: '<svg/>' }).join(),
+    ).toMatch(/a body was sent where none is documented/);
+    svg.headers.set('etag', 'W/"x"');
+    expect(checkResponseAgainstOpenApi('GET', path, svg).join()).toMatch(/header ETag/);
+    const notJson = { ...answer(200, clock, json), bodyText: 'event: run' };
+    expect(
+      checkResponseAgainstOpenApi('POST', '/v1/test_helpers/clock/advance', notJson).join(),
+    ).toMatch(/not JSON/);
   });
 
   it('resolves concrete paths to operations, literal segments first', () => {

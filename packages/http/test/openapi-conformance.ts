@@ -217,11 +217,16 @@ function checkBody(
       `Content-Type "${contentType ?? '(none)'}" is not one of ${Object.keys(content).join(', ')}`,
     ];
   }
-  if (body === undefined) return ['the body is not JSON'];
+  // A JSON media type (`application/json`, `…+json`) has a JSON body; any other (SVG, an
+  // event stream) is text, checked as a string against its schema.
+  const json = /[/+]json$/.test(mediaType.split(';')[0]!.trim());
+  if (json && body === undefined) return ['the body is not JSON'];
   const schema = content[mediaType]?.schema;
   if (!schema) return [];
   const validate = validator(state, `${key} ${mediaType}`, schema);
-  const problems = validate(body) ? [] : [`the body does not match: ${errorsOf(validate)}`];
+  const problems = validate(json ? body : response.bodyText)
+    ? []
+    : [`the body does not match: ${errorsOf(validate)}`];
   if (mediaTypeMatches('application/problem+json', mediaType)) {
     // A replay carries the stored problem, produced by the original request.
     const expected =

@@ -19,6 +19,7 @@ import {
   LIVE_KEY,
   OTHER_TEST_KEY,
   startTestServer,
+  TEST_KEY,
   type TestServer,
 } from './harness.js';
 import { conformingClient, type RequestOptions } from './openapi-client.js';
@@ -496,8 +497,12 @@ describe('problems of the host configuration', () => {
       { authenticate: () => principal },
       createEngine({ store, scenarios: [], evidence: { keys: evidenceKeys } }),
     );
+    // The catalogue and the caller's principal are answered without the store.
     const storeBound = answers.filter(
-      (answer) => !answer.public && !answer.url.includes(' /v1/scenarios'),
+      (answer) =>
+        !answer.public &&
+        !answer.url.includes(' /v1/scenarios') &&
+        !answer.url.endsWith(' /v1/principal'),
     );
     expect(storeBound.length).toBeGreaterThan(10);
     for (const answer of storeBound)
@@ -527,8 +532,12 @@ describe('problems of the host configuration', () => {
       { authenticate: () => principal },
       createEngine({ store: refusing, scenarios: [], evidence: { keys: evidenceKeys } }),
     );
+    // The catalogue and the caller's principal are answered without the store.
     const storeBound = answers.filter(
-      (answer) => !answer.public && !answer.url.includes(' /v1/scenarios'),
+      (answer) =>
+        !answer.public &&
+        !answer.url.includes(' /v1/scenarios') &&
+        !answer.url.endsWith(' /v1/principal'),
     );
     expect(storeBound.length).toBeGreaterThan(10);
     for (const answer of storeBound) {
@@ -734,6 +743,67 @@ describe('webhook endpoints and events', () => {
       { body: { endpoint: endpoint.body.id } },
     );
     await expectCall(200, 'DELETE', `/v1/webhook-endpoints/${endpoint.body.id as string}`);
+  });
+});
+
+describe('the caller, diagrams, streams and the test clock', () => {
+  it('reads the principal with any credential', async () => {
+    const answer = await expectCall(200, 'GET', '/v1/principal');
+    expect(answer.body).toMatchObject({ object: 'principal', account: 'acct_one' });
+  });
+
+  it('draws scenarios, revalidates them and refuses unknown ones', async () => {
+    const drawn = await expectCall(200, 'GET', '/v1/scenarios/wallet-delivery@v1/diagram');
+    await expectCall(304, 'GET', '/v1/scenarios/wallet-delivery@v1/diagram', {
+      headers: { 'if-none-match': drawn.headers.get('etag')! },
+    });
+    await expectProblem(404, 'scenario_not_found', 'GET', '/v1/scenarios/nope@v9/diagram');
+  });
+
+  it('reads and advances the test clock to the next timer, 409 when there is none', async () => {
+    await expectCall(200, 'GET', '/v1/test_helpers/clock');
+    await expectProblem(403, 'test_mode_only', 'GET', '/v1/test_helpers/clock', {
+      key: LIVE_KEY,
+    });
+    const { secret } = await server.accounts.apiKeys.create({
+      account: 'acct_no_timers',
+      environment: 'test',
+    });
+    await expectProblem(409, 'no_pending_timer', 'POST', '/v1/test_helpers/clock/advance', {
+      key: secret,
+      body: { to: 'next_timer' },
+    });
+    await createRun('wallet-delivery@v1', { key: secret });
+    await expectCall(200, 'POST', '/v1/test_helpers/clock/advance', {
+      key: secret,
+      body: { to: 'next_timer' },
+    });
+  });
+
+  it('streams a run until it is final, refuses other runs and a credential’s 11th stream', async () => {
+    const id = await createRun('wallet-delivery@v1');
+    await expectCall(200, 'POST', '/v1/test_helpers/clock/advance', { body: { seconds: 60 } });
+    await expectCall(200, 'POST', `/v1/program-runs/${id}/cancel`, { body: {} });
+    // A final run: one event, then the stream ends, so the client reads it whole.
+    const streamed = await expectCall(200, 'GET', `/v1/program-runs/${id}/stream`);
+    expect(streamed.headers.get('content-type')).toBe('text/event-stream');
+    await expectProblem(404, 'run_not_found', 'GET', '/v1/program-runs/prun_missing/stream');
+
+    const runningId = await createRun('wallet-delivery@v1');
+    const handler = createHandler({ engine: server.engine, accounts: server.accounts });
+    const open = () =>
+      handler.handle(
+        new Request(`http://localhost/v1/program-runs/${runningId}/stream`, {
+          headers: { authorization: `Bearer ${TEST_KEY}` },
+        }),
+      );
+    const streams = await Promise.all(Array.from({ length: 10 }, open));
+    expect(streams.map((response) => response.status)).toEqual(Array(10).fill(200));
+    await conforming('GET', `/v1/program-runs/${runningId}/stream`, await open()).then((answer) =>
+      expect(answer.body.code).toBe('too_many_streams'),
+    );
+    handler.closeStreams();
+    for (const response of streams) await response.text();
   });
 });
 

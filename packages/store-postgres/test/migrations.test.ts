@@ -11,7 +11,7 @@ import {
   SCHEMA_VERSION,
   type SqlDatabase,
 } from '../src/index.js';
-import { DEFAULT_API_KEY_SCOPES } from '@programrun/engine';
+import { DEFAULT_API_KEY_SCOPES, type RunQuery } from '@programrun/engine';
 import { dropSchema, freshSchema, TEST_DATABASE_URL } from './support/test-database.js';
 
 interface Target {
@@ -165,7 +165,12 @@ for (const target of targets) {
           [scope.account, scope.environment],
         );
       });
-      expect(await migrate(database, { schema })).toEqual({ applied: [7], version: 7 });
+      expect(await migrate(database, { schema })).toEqual({
+        applied: MIGRATIONS.filter((migration) => migration.version >= 7).map(
+          (migration) => migration.version,
+        ),
+        version: SCHEMA_VERSION,
+      });
       const store = createSqlStore(database, `"${schema}"`);
       await store.transaction(async (tx) => {
         const run = await tx.getRun(scope, 'prun_old');
@@ -176,6 +181,56 @@ for (const target of targets) {
         const [job] = await tx.handoffJobsOfRun('prun_old');
         expect(job && 'trace_context' in job).toBe(false);
       });
+    });
+
+    it('fills the list filter columns of runs from before them, and keeps them current (version 8)', async () => {
+      const { database, schema } = await open();
+      await migrate(database, { schema, to: 7 });
+      const oldRun = (id: string, created: string, record: object) =>
+        database.transaction((sql) =>
+          sql.query(
+            `INSERT INTO "${schema}".runs (id, account, environment, version, scenario_id, status, created_at, idempotency_key, snapshot, last_sequence, record)
+             VALUES ($1, $2, $3, 1, 'wallet-delivery@v1', 'waiting', $4, $5, null, 0, $6)`,
+            [id, scope.account, scope.environment, created, `key-${id}`, JSON.stringify(record)],
+          ),
+        );
+      await oldRun('prun_old1', '2026-01-01T00:00:00.000Z', {
+        id: 'prun_old1',
+        stage: 'release',
+        awaiting: { kind: 'approval', step: 'release_approval' },
+        session_id: 'sess_old',
+        source_path: '/demo/wallet',
+      });
+      await oldRun('prun_old2', '2026-01-02T00:00:00.000Z', {
+        id: 'prun_old2',
+        stage: 'intake',
+        awaiting: null,
+        session_id: null,
+        source_path: '/demo/wallet',
+      });
+      // A record with none of the fields (written by hand, or long ago) reads as none.
+      await oldRun('prun_old3', '2026-01-03T00:00:00.000Z', { id: 'prun_old3' });
+      await migrate(database, { schema });
+      const store = createSqlStore(database, `"${schema}"`);
+      const ids = (query: Omit<RunQuery, 'limit'>) =>
+        store.transaction(async (tx) =>
+          (await tx.listRuns(scope, { ...query, limit: 10 })).data.map((run) => run.id),
+        );
+      expect(await ids({ stage: 'release' })).toEqual(['prun_old1']);
+      expect(await ids({ awaiting: 'approval' })).toEqual(['prun_old1']);
+      expect(await ids({ q: 'sess_old' })).toEqual(['prun_old1']);
+      expect(await ids({ q: '/demo/wallet' })).toEqual(['prun_old2', 'prun_old1']);
+      expect(await ids({ q: 'key-prun_old3' })).toEqual(['prun_old3']);
+      expect(await ids({})).toEqual(['prun_old3', 'prun_old2', 'prun_old1']);
+      // A host still on schema 7 writes rows without naming the columns: they follow.
+      await database.transaction((sql) =>
+        sql.query(`UPDATE "${schema}".runs SET version = 2, record = $1 WHERE id = 'prun_old1'`, [
+          JSON.stringify({ id: 'prun_old1', stage: 'delivery', awaiting: { kind: 'handoff' } }),
+        ]),
+      );
+      expect(await ids({ stage: 'delivery', awaiting: 'handoff' })).toEqual(['prun_old1']);
+      expect(await ids({ awaiting: 'approval' })).toEqual([]);
+      expect(await ids({ q: 'sess_old' })).toEqual([]);
     });
 
     it('applies each migration once when several hosts start at the same time', async () => {

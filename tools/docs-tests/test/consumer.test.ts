@@ -22,6 +22,7 @@ const PUBLISHED = [
   'packages/store-postgres',
   'packages/webhooks',
   'packages/testing',
+  'packages/console',
   'packages/cli',
   'scenarios',
 ];
@@ -200,6 +201,28 @@ describe('the packages, installed from their tarballs by npm in a project of the
     } finally {
       await running?.stop();
     }
+  });
+
+  it('serves the run console from the installed package, its built app included', async () => {
+    await writeFile(
+      join(project, 'console-check.ts'),
+      [
+        "import { createConsoleHandler } from '@programrun/console';",
+        'const handler = createConsoleHandler();',
+        "const page = await handler.handle(new Request('http://localhost/console/runs/prun_x'));",
+        'const html = await page.text();',
+        'const script = /src="([^"]+\\.js)"/.exec(html)?.[1] ?? "";',
+        'const asset = await handler.handle(new Request(`http://localhost${script}`));',
+        "console.log(JSON.stringify({ page: page.status, csp: page.headers.get('content-security-policy'), script, asset: asset.status, type: asset.headers.get('content-type') }));",
+      ].join('\n'),
+    );
+    const checked = await mustRun(process.execPath, ['--import', 'tsx', 'console-check.ts'], {
+      cwd: project,
+    });
+    const result = JSON.parse(checked.stdout) as Record<string, unknown>;
+    expect(result).toMatchObject({ page: 200, asset: 200, type: 'text/javascript; charset=utf-8' });
+    expect(result.script).toMatch(/^\/console\/assets\/.+\.js$/);
+    expect(result.csp).toContain("script-src 'self'");
   });
 
   it('runs npx programrun validate, new and check, and a scenarioSuite vitest file', async () => {

@@ -69,9 +69,9 @@ function telemetryLine(server: ReferenceServer): string {
 }
 
 /**
- * What the reference server prints once it listens: where, which store, the test key, and
- * ready-to-paste `curl` commands that create a run, follow it, approve it, register a
- * webhook endpoint and export and verify its evidence.
+ * What the reference server prints once it listens: where, the run console, which store,
+ * the test key, and ready-to-paste `curl` commands that create a run, follow it, approve
+ * it, register a webhook endpoint and export and verify its evidence.
  */
 export function serverBanner(server: ReferenceServer, host: string): string[] {
   const base = server.url;
@@ -91,6 +91,7 @@ export function serverBanner(server: ReferenceServer, host: string): string[] {
   }[server.store.kind];
   return [
     `programrun reference server on ${base} (store: ${server.store.kind}, ${server.scenarios.length} scenarios)`,
+    `Console: ${server.consoleUrl} (paste the test API key)`,
     `Scenarios: ${server.scenarioDirectory}`,
     `Data: ${where}`,
     ...(server.store.notice ? [`  (${server.store.notice})`] : []),

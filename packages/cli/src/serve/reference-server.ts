@@ -9,7 +9,8 @@ import {
   startScheduler,
 } from '@programrun/engine';
 import { createWebhookDispatcher } from '@programrun/webhooks';
-import { createHandler } from '@programrun/http';
+import { createConsoleHandler } from '@programrun/console';
+import { createHandler, firstMatching } from '@programrun/http';
 import { createNodeListener } from '@programrun/http/node';
 import type { StoreKind } from '@programrun/store-postgres';
 import { CommandFailure } from '../command.js';
@@ -61,6 +62,8 @@ export interface ReferenceServerOptions {
 export interface ReferenceServer {
   /** `http://127.0.0.1:<port>`. */
   readonly url: string;
+  /** The run console, served at `/console` next to the API: `<url>/console`. */
+  readonly consoleUrl: string;
   /** The test API key of account `acct_demo`. */
   readonly testKey: string;
   /** `notice`: why the store is not the default embedded PostgreSQL, when it could not be used. */
@@ -104,8 +107,9 @@ export interface ReferenceServer {
   /** PROGRAMRUN_SHUTDOWN_TIMEOUT_MS: how long `close()` lets work in flight finish. */
   readonly shutdownTimeoutMs: number;
   /**
-   * Stops, draining: `/readyz` answers not ready at once; the server stops accepting
-   * connections and lets the requests in flight finish (each until the shutdown timeout);
+   * Stops, draining: `/readyz` answers not ready at once; open event streams end; the
+   * server stops accepting connections and lets the requests in flight finish (each until
+   * the shutdown timeout);
    * the scheduler, handoff workers and webhook dispatcher claim nothing more, let their
    * calls and deliveries in flight finish within what is left of the timeout, then abort
    * them and give back every lease this host holds; telemetry is flushed; the store
@@ -227,7 +231,10 @@ export async function startReferenceServer(
       onAccess: logs.onAccess,
       onError: logs.onError,
     });
-    const requests = drainableListener(createNodeListener(handler));
+    // The run console at /console, the API (and the health probes) everywhere else.
+    const requests = drainableListener(
+      createNodeListener(firstMatching(createConsoleHandler(), handler)),
+    );
     const server = createServer(requests.listener);
     await new Promise<void>((resolve, reject) => {
       server.once('error', (error: NodeJS.ErrnoException) =>
@@ -248,6 +255,8 @@ export async function startReferenceServer(
     let drained = { inFlight: 0, cutOff: 0 };
     cleanups.push(async () => {
       serving.stopped();
+      // Event streams would hold the drain for minutes: they end now (clients reconnect).
+      handler.closeStreams();
       // One deadline for the requests in flight, then the calls and deliveries in flight.
       const deadline = Date.now() + shutdownMs;
       drained = await requests.drain(server, deadline);
@@ -279,6 +288,7 @@ export async function startReferenceServer(
             : options.host;
     return {
       url: `http://${host}:${port}`,
+      consoleUrl: `http://${host}:${port}/console`,
       testKey,
       store: { kind: store.kind, location: store.location, notice },
       scenarioDirectory: options.scenarioDirectory,

@@ -13,7 +13,7 @@ import type { BackgroundWorkers } from './background-workers.js';
  * ```ts
  * const { checks } = await engine.readiness();
  * checks.store.status; // 'ok'
- * checks.migrations; // { status: 'current', schema_version: 7, expected_version: 7 }
+ * checks.migrations; // { status: 'current', schema_version: 8, expected_version: 8 }
  * checks.background; // { status: 'running', workers: { scheduler: 'running', 'handoff-workers': 'running' } }
  * ```
  */

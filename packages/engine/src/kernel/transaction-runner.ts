@@ -11,6 +11,7 @@ import type { StoreV1 } from '../store/store-v1.js';
 import { ATTRIBUTES } from '../telemetry/attributes.js';
 import type { EngineMetrics } from '../telemetry/engine-metrics.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
+import { observeRunWrites, type ChangedRun, type RunChanges } from './run-changes.js';
 import type { AfterCommitEffect, Transaction } from './transaction.js';
 
 /** Runs work in store transactions, retried whole on conflicts, with after-commit effects. */
@@ -40,6 +41,8 @@ export interface TransactionRunnerOptions {
    * counters; none when absent or disabled.
    */
   readonly telemetry?: { readonly telemetry: Telemetry; readonly metrics: EngineMetrics };
+  /** Told of the runs each committed transaction inserted or updated; none when absent. */
+  readonly runChanges?: RunChanges;
 }
 
 /** The span of one store transaction, its conflict retries included. */
@@ -64,7 +67,7 @@ function transactionCounter(metrics: EngineMetrics) {
  * The engine's one way into the store.
  */
 export function createTransactionRunner(options: TransactionRunnerOptions): TransactionRunner {
-  const { store, maxConflictRetries, onEffectError } = options;
+  const { store, maxConflictRetries, onEffectError, runChanges } = options;
   const telemetry = options.telemetry?.telemetry.enabled ? options.telemetry : undefined;
   const count = telemetry ? transactionCounter(telemetry.metrics) : undefined;
 
@@ -85,10 +88,17 @@ export function createTransactionRunner(options: TransactionRunnerOptions): Tran
   ): Promise<T> {
     const effects: AfterCommitEffect[] = [];
     const afterCommit = (effect: AfterCommitEffect) => void effects.push(effect);
-    const result = await store.transaction((tx) =>
-      work(startedAt === undefined ? { tx, afterCommit } : { tx, afterCommit, startedAt }),
-    );
+    const changed = new Map<string, ChangedRun>();
+    const result = await store.transaction((storeTx) => {
+      const tx = runChanges
+        ? observeRunWrites(storeTx, ({ account, environment, id }) =>
+            changed.set(id, { account, environment, id }),
+          )
+        : storeTx;
+      return work(startedAt === undefined ? { tx, afterCommit } : { tx, afterCommit, startedAt });
+    });
     runEffects(effects);
+    if (changed.size > 0) runChanges?.committed(changed.values());
     return result;
   }
 

@@ -1,6 +1,7 @@
 import type { CompiledScenario, PersistedSnapshot, RunState } from '@programrun/dsl';
 import type { JsonObject, Sha256Digest } from '@programrun/evidence';
 import type { TimerRow } from '../store/store-v1.js';
+import { awaitingDecisions } from './awaiting-decisions.js';
 import { computePosture, NO_ACTIVATION_REQUIRED } from './posture.js';
 import type {
   ActivationPosture,
@@ -65,6 +66,7 @@ function awaitingOf(input: RunRecordInput): AwaitingRecord | null {
             decisions.filter((item) => item.decision === 'approve').map((item) => item.approver),
           ).size
         : null,
+    decisions: awaitingDecisions(awaiting.kind, decisions),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { EngineContext } from '../engine-context.js';
 import { withExportability } from '../evidence/access-requests.js';
 import type { HandoffJobRow, Scope, StoreTransactionV1, StoredRun } from '../store/store-v1.js';
+import { withAwaitingDecisions } from './awaiting-decisions.js';
 import type { AwaitingHandoffJob, PostureRecord, RunRecord } from './run-record.js';
 
 const jobView = (job: HandoffJobRow & { status: AwaitingHandoffJob['status'] }) =>
@@ -28,14 +29,16 @@ function degradedPosture(context: EngineContext, posture: PostureRecord): Postur
 
 /**
  * The run record as read now: the awaited handoff's job (`awaiting.handoff_job`) and the
- * posture of parties whose breaker is open. Read time only, never stored.
+ * posture of parties whose breaker is open. Read time only, never stored. A record stored
+ * before `awaiting.decisions` existed gets them from the snapshot.
  */
 async function withHandoffOverlays(
   context: EngineContext,
   tx: StoreTransactionV1,
   run: StoredRun,
 ): Promise<RunRecord> {
-  const { record } = run;
+  const stored = run.record.awaiting && withAwaitingDecisions(run.record.awaiting, run.snapshot);
+  const record = stored === run.record.awaiting ? run.record : { ...run.record, awaiting: stored };
   const posture =
     run.environment === 'live' && context.handoffs.partners.size > 0
       ? degradedPosture(context, record.posture)

@@ -2,6 +2,7 @@ import type { EngineContext } from '../engine-context.js';
 import { loadRun } from '../kernel/load-run.js';
 import type { LifecycleRecord } from '../lifecycle/lifecycle-record.js';
 import type { Page, RunQuery, Scope } from '../store/store-v1.js';
+import { listMatchingRuns } from './list-matching-runs.js';
 import type { RunRecord } from './run-record.js';
 import { readRunRecord } from './run-overlays.js';
 
@@ -19,6 +20,7 @@ export function getRun(context: EngineContext, scope: Scope, id: string): Promis
 
 /**
  * A page of the scope's runs (read as `getRun` reads one), newest first; `limit` is clamped to 1–100 (default 10).
+ * Every run passes every filter of the query, also on a store that ignores some of them.
  */
 export function listRuns(
   context: EngineContext,
@@ -27,7 +29,7 @@ export function listRuns(
 ): Promise<Page<RunRecord>> {
   const limit = Math.min(Math.max(query.limit ?? 10, 1), MAX_LIST_LIMIT);
   return context.transactions.run(async ({ tx }) => {
-    const page = await tx.listRuns(scope, { ...query, limit });
+    const page = await listMatchingRuns(tx, scope, { ...query, limit });
     const data = await Promise.all(page.data.map((run) => readRunRecord(context, tx, scope, run)));
     return { data, has_more: page.has_more };
   });

@@ -52,11 +52,35 @@ export interface AwaitingRecord {
   /** Distinct approvals so far, for approvals. */
   readonly approvals: number | null;
   /**
+   * The decisions on the awaited step so far, oldest first, for approvals (and policy
+   * reviews); null for handoffs and timers.
+   */
+  readonly decisions: readonly AwaitingDecision[] | null;
+  /**
    * Where the handoff's job stands, when the awaited handoff has one (the sandbox's in
    * test, a connector's in live). Read time only: `getRun` adds it, it is never stored and
    * never in webhook bodies.
    */
   readonly handoff_job?: AwaitingHandoffJob;
+}
+
+/**
+ * One decision on an awaited approval: who decided (the authenticated actor), how, the
+ * label and note they gave, and when. Never the credential it came with.
+ *
+ * @example
+ * ```ts
+ * const run = await engine.getRun(scope, 'prun_123');
+ * for (const { actor, decision, at } of run.awaiting?.decisions ?? []) console.log(at, actor, decision);
+ * ```
+ */
+export interface AwaitingDecision {
+  readonly actor: string;
+  readonly decision: 'approve' | 'reject';
+  /** How the decider named themselves (free text); null when they gave none. */
+  readonly label: string | null;
+  readonly note: string | null;
+  readonly at: string;
 }
 
 /**

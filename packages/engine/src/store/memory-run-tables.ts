@@ -1,5 +1,6 @@
 import type { LifecycleRecord } from '../lifecycle/lifecycle-record.js';
 import { inScope, scopeKey, type MemoryState } from './memory-state.js';
+import { runMatchesQuery } from './run-query-match.js';
 import type { Page, RunOperations, RunQuery, Scope, StoredRun } from './run-spec.js';
 import { StoreError } from './store-error.js';
 import type { UndoLog } from './undo-log.js';
@@ -47,14 +48,7 @@ export function memoryRunTables(state: MemoryState, undo: () => UndoLog): RunOpe
 
     listRuns(scope: Scope, query: RunQuery): Promise<Page<StoredRun>> {
       const ordered = [...state.runs.values()]
-        .filter(
-          (run) =>
-            inScope(scope, run) &&
-            (query.scenario_id === undefined || run.scenario_id === query.scenario_id) &&
-            (query.status === undefined || run.status === query.status) &&
-            (query.created_gte === undefined || run.created_at >= query.created_gte) &&
-            (query.created_lt === undefined || run.created_at < query.created_lt),
-        )
+        .filter((run) => inScope(scope, run) && runMatchesQuery(run, query))
         .sort(newestFirst);
       // A cursor that is not in this list (unknown id, another scope) yields an empty page.
       const start =

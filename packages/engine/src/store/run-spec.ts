@@ -1,6 +1,6 @@
 import type { PersistedSnapshot, RunEnvironment } from '@programrun/dsl';
 import type { LifecycleRecord } from '../lifecycle/lifecycle-record.js';
-import type { RunRecord, RunStatus } from '../runs/run-record.js';
+import type { AwaitingRecord, RunRecord, RunStatus } from '../runs/run-record.js';
 
 /** Every object belongs to one account in one environment; stores never mix them. */
 export interface Scope {
@@ -41,7 +41,16 @@ export interface StoredRun {
   readonly trace_context?: string | null;
 }
 
-/** Filters of a run list; results are newest first. */
+/**
+ * Filters of a run list, all of which a run must pass; results are newest first.
+ *
+ * `stage`, `awaiting` and `q` read the stored `record` (and `idempotency_key`). They came
+ * after the other filters and a store may ignore them: the engine re-checks every run a
+ * store lists against the whole query (`runMatchesQuery`) and reads on until its page
+ * is full, so such a store answers the same runs, only slower (it reads runs that do not
+ * match). The contract suite checks that a store applies them itself; the SQL stores do
+ * with indexes.
+ */
 export interface RunQuery {
   readonly scenario_id?: string;
   readonly status?: RunStatus;
@@ -49,6 +58,15 @@ export interface RunQuery {
   readonly created_gte?: string;
   /** ISO upper bound (exclusive) of `created_at`. */
   readonly created_lt?: string;
+  /** Only runs whose current stage (`record.stage`) is this stage id. */
+  readonly stage?: string;
+  /** Only runs waiting on this kind of step (`record.awaiting.kind`). */
+  readonly awaiting?: AwaitingRecord['kind'];
+  /**
+   * Only runs where this is, exactly, the run id, `record.session_id`, the
+   * `idempotency_key` that created the run, or `record.source_path`.
+   */
+  readonly q?: string;
   /** Return runs after this run id in list order. */
   readonly starting_after?: string;
   readonly limit: number;

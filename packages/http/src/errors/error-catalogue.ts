@@ -8,6 +8,8 @@ export type HttpErrorCode =
   | 'approver_not_authorized'
   | 'rate_limited'
   | 'test_mode_only'
+  | 'no_pending_timer'
+  | 'too_many_streams'
   | 'route_not_found'
   | 'method_not_allowed'
   | 'malformed_json'
@@ -84,6 +86,18 @@ export const ERROR_CATALOGUE = {
     status: 403,
     title: 'Test keys only',
     action: 'Call test helpers with a `pr_test_…` key; live environments have no test clock.',
+  },
+  no_pending_timer: {
+    status: 409,
+    title: 'No pending timer',
+    action:
+      'The account has no pending timer (deadline, wait or simulated partner answer) to advance to: its runs are finished or wait on a signal (an approval, a partner answer posted to the API). `GET /v1/test_helpers/clock` shows `next_timer_at`; advance by `seconds` instead, or send the signal the run waits for.',
+  },
+  too_many_streams: {
+    status: 429,
+    title: 'Too many open streams',
+    action:
+      'This credential already holds the most event streams (`GET /v1/program-runs/{id}/stream`) one credential may keep open at once (10 by default); close one (end the fetch) before opening another, or watch fewer runs at a time. Streams end on their own after a final run or 5 minutes.',
   },
   route_not_found: {
     status: 404,

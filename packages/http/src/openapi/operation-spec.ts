@@ -16,6 +16,7 @@ export const TAGS = {
   Partners:
     'Parties handoffs go to through a connector: limits, circuit breakers and queued calls.',
   'Test helpers': 'Helpers of the test environment (test keys only).',
+  Principal: 'The authenticated caller: who a credential acts as and what it may do.',
   OpenAPI: 'This document.',
   Health:
     'Liveness and readiness probes for load balancers and orchestrators: public, never rate-limited, outside `/v1`.',
@@ -24,11 +25,12 @@ export const TAGS = {
 /** A tag of {@link TAGS}. */
 export type Tag = keyof typeof TAGS;
 
-/** One success answer of an operation. */
+/** One success answer of an operation (or `304 Not Modified`, which has no body). */
 export interface SuccessResponse {
-  readonly status: 200 | 201;
+  readonly status: 200 | 201 | 304;
   readonly description: string;
-  readonly schema: z.ZodType;
+  /** The body's schema (a string for a body that is not JSON); none for a `304`. */
+  readonly schema?: z.ZodType;
   /** @default 'application/json' */
   readonly contentType?: string;
   /** Extra response headers, e.g. `Cache-Control`. */
@@ -59,6 +61,11 @@ export interface OperationSpec {
    * route checks the party once it knows the step.
    */
   readonly scope?: BaseAuthScope;
+  /**
+   * Any authenticated credential may call it, whatever its scopes (`GET /v1/principal`):
+   * the one way an authenticated route names no scope.
+   */
+  readonly anyScope?: boolean;
   /** Answered without the store (the scenario catalogue), so never `503 store_unavailable`. */
   readonly storeFree?: boolean;
   /** Only for test keys: others get `test_mode_only` before the body is read. */

@@ -49,7 +49,9 @@ function successResponses(spec: OperationSpec): ZodOpenApiResponsesObject {
     responses[`${success.status}`] = {
       description: success.description,
       headers: z.object(headers),
-      content: { [success.contentType ?? 'application/json']: { schema: success.schema } },
+      ...(success.schema
+        ? { content: { [success.contentType ?? 'application/json']: { schema: success.schema } } }
+        : {}),
     };
   }
   return responses;

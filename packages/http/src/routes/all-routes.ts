@@ -5,7 +5,10 @@ import { evidenceRoutes } from './evidence.js';
 import { healthRoutes } from './health.js';
 import { openApiRoute } from './openapi.js';
 import { partnerRoutes } from './partners.js';
+import { principalRoutes } from './principal.js';
 import { programRunRoutes } from './program-runs.js';
+import { runStreamRoutes } from './run-stream.js';
+import { scenarioDiagramRoutes } from './scenario-diagram.js';
 import { scenarioRoutes } from './scenarios.js';
 import { signalRoutes } from './signals.js';
 import { testHelperRoutes } from './test-helpers.js';
@@ -17,13 +20,16 @@ import { webhookEndpointRoutes } from './webhook-endpoints.js';
  */
 export const ROUTES: readonly Route[] = [
   ...programRunRoutes,
+  ...runStreamRoutes,
   ...signalRoutes,
   ...evidenceRoutes,
   ...scenarioRoutes,
+  ...scenarioDiagramRoutes,
   ...webhookEndpointRoutes,
   ...eventRoutes,
   ...partnerRoutes,
   ...testHelperRoutes,
+  ...principalRoutes,
   openApiRoute(() => buildOpenApiDocument()),
   ...healthRoutes,
 ];

@@ -66,7 +66,8 @@ async function handleWork<S extends OperationSpec, P>(
  * schemas parsed: a read `answer`s; a write does its `work` in one unit of work with the
  * Idempotency-Key check and the stored answer in the same transaction ({@link Working});
  * an action that spans transactions records its `plan` with the key first
- * ({@link Resuming}). A route that is not public and names no scope is refused here.
+ * ({@link Resuming}). A route that is not public and names no scope is refused here
+ * unless it says any credential may call it (`anyScope`).
  */
 export function defineRoute<
   const S extends OperationSpec,
@@ -74,8 +75,10 @@ export function defineRoute<
   Plan extends JsonObject = JsonObject,
 >(spec: S, how: Answering<S> | Working<S, P> | Resuming<S, Plan>): Route {
   // Fail closed: an authenticated route that names no scope would let any credential in.
-  if (!spec.public && !spec.scope) {
-    throw new TypeError(`${spec.method} ${spec.path} needs a scope (or public: true)`);
+  if (!spec.public && !spec.scope && !spec.anyScope) {
+    throw new TypeError(
+      `${spec.method} ${spec.path} needs a scope (or public: true, or anyScope: true)`,
+    );
   }
   return {
     ...spec,

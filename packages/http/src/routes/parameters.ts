@@ -16,18 +16,24 @@ const numberOf = (value: unknown): unknown =>
 const MAX_TEXT_PARAMETER = 255;
 
 /**
- * A text path or query parameter: at most 255 characters, without U+0000 or an unpaired
- * surrogate (no store could look such a value up alike).
+ * A text path or query parameter: at most 255 characters (or `max`), without U+0000 or an
+ * unpaired surrogate (no store could look such a value up alike).
  */
-export function textParameter() {
+export function textParameter(max = MAX_TEXT_PARAMETER) {
   return z
     .string()
-    .max(MAX_TEXT_PARAMETER, { error: `must be at most ${MAX_TEXT_PARAMETER} characters` })
+    .max(max, { error: `must be at most ${max} characters` })
     .superRefine((value, context) => {
       const problem = textProblem(value);
       if (problem) context.addIssue({ code: 'custom', message: UNSTORABLE_MESSAGES[problem] });
     });
 }
+
+/** A {@link textParameter} that must not be empty: a filter on nothing names no run. */
+const nonEmptyText = (max?: number) => textParameter(max).min(1, { error: 'must not be empty' });
+
+/** The longest `source_path` a run may have, so the longest text `q` may look for. */
+const MAX_SEARCH_TEXT = 2048;
 
 /**
  * An integer query parameter from `min` to `max` with a default: `must be an integer from
@@ -102,6 +108,25 @@ export const listRunsQuery = z.object({
   status: runStatusSchema.optional().meta({ description: 'Only runs with this status.' }),
   'created[gte]': timeFilter('Only runs created at or after this ISO 8601 time.'),
   'created[lt]': timeFilter('Only runs created before this ISO 8601 time.'),
+  stage: nonEmptyText()
+    .optional()
+    .meta({
+      param: { description: 'Only runs whose current stage (`stage`) is this stage id.' },
+      examples: ['release'],
+    }),
+  awaiting: z.enum(['approval', 'handoff', 'timer']).optional().meta({
+    description:
+      'Only runs waiting on this kind of step (`awaiting.kind`): `approval` lists every pending approval, policy reviews included.',
+  }),
+  q: nonEmptyText(MAX_SEARCH_TEXT)
+    .optional()
+    .meta({
+      param: {
+        description:
+          'Only runs this exact text names: the run id, the `session_id`, the `Idempotency-Key` that created the run, or the `source_path`. No prefixes, no case folding.',
+      },
+      examples: ['sess_7Yq2'],
+    }),
 });
 
 /**

@@ -59,7 +59,8 @@ const listRuns = defineRoute(
     scope: 'runs:read',
     tag: 'Program runs',
     summary: 'List runs',
-    description: 'Runs of the key’s account and environment, newest first, in pages.',
+    description:
+      'Runs of the key’s account and environment, newest first, in pages. Every filter given must hold: scenario, status, current stage, the kind of step awaited, the creation time, and `q` for the run a known id names.',
     query: listRunsQuery,
     responses: [{ status: 200, description: 'A page of runs.', schema: programRunListSchema }],
     errors: ['invalid_query'],

@@ -61,6 +61,23 @@ const handoffJobSchema = z
       "Where the connector's delivery of a waiting handoff stands (in test, the simulated partner's): present while the run waits on a handoff that has a job, absent when the party has no connector and waits for an answer posted to `POST …/handoffs/{step}`.",
   });
 
+const decisionSchema = z
+  .object({
+    actor: z.string().meta({
+      description:
+        'Who decided, as the API authenticated them (the key’s actor, or the host’s principal): what quorum and maker-checker count.',
+      examples: ['ops:alice'],
+    }),
+    decision: z.enum(['approve', 'reject']),
+    label: z.string().nullable().meta({
+      description:
+        'How the decider named themselves (the request’s `approver`); shown to people, never counted.',
+    }),
+    note: z.string().nullable(),
+    at: timestampSchema,
+  })
+  .meta({ id: 'AwaitingDecision', description: 'One decision on an awaited approval.' });
+
 const awaitingSchema = z
   .object({
     kind: z.enum(['approval', 'handoff', 'timer']),
@@ -76,6 +93,10 @@ const awaitingSchema = z
       .min(0)
       .nullable()
       .meta({ description: 'Distinct authenticated actors who approved so far.' }),
+    decisions: z.array(decisionSchema).nullable().meta({
+      description:
+        'The decisions on the awaited step so far, oldest first, for approvals and policy reviews (empty until the first); null for handoffs and timers.',
+    }),
     handoff_job: handoffJobSchema.exactOptional(),
   })
   .meta({ id: 'Awaiting', description: 'What a waiting run waits for.' });

@@ -5,6 +5,7 @@ import { apiKeyScopesMigration } from './0004-api-key-scopes.js';
 import { webhookFairClaimsMigration } from './0005-webhook-fair-claims.js';
 import { handoffJobsMigration } from './0006-handoff-jobs.js';
 import { traceContextMigration } from './0007-trace-context.js';
+import { runListFiltersMigration } from './0008-run-list-filters.js';
 import type { Migration } from './migration.js';
 
 /**
@@ -12,7 +13,7 @@ import type { Migration } from './migration.js';
  *
  * @example
  * ```ts
- * MIGRATIONS.at(-1)!.version; // 7
+ * MIGRATIONS.at(-1)!.version; // 8
  * ```
  */
 export const MIGRATIONS: readonly Migration[] = [
@@ -23,6 +24,7 @@ export const MIGRATIONS: readonly Migration[] = [
   webhookFairClaimsMigration,
   handoffJobsMigration,
   traceContextMigration,
+  runListFiltersMigration,
 ];
 
 /** The schema version this package reads and writes. */

@@ -1,0 +1,30 @@
+// The few browser globals the tests read inside pages (page.evaluate callbacks run in the
+// browser). The package type-checks against Node's globals, without the DOM library, so
+// these callbacks name what they use here instead.
+
+/** An element as the tests see it. */
+export interface PageElement {
+  getAttribute(name: string): string | null;
+  matches(selector: string): boolean;
+}
+
+/** The browser globals the tests use. */
+export interface PageGlobals {
+  readonly document: {
+    readonly activeElement: PageElement | null;
+    readonly body: PageElement & { readonly innerText: string };
+    readonly images: ArrayLike<PageElement>;
+    readonly cookie: string;
+    querySelectorAll(selector: string): ArrayLike<PageElement>;
+  };
+  readonly sessionStorage: { getItem(key: string): string | null };
+  readonly localStorage: object;
+  readonly location: { readonly href: string };
+  readonly performance: { now(): number };
+  getComputedStyle(element: PageElement): {
+    readonly outlineStyle: string;
+    readonly outlineWidth: string;
+    readonly outlineColor: string;
+    readonly boxShadow: string;
+  };
+}
