@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { EvidenceBundle, EvidenceRecord } from '../src/bundle/evidence-bundle.js';
-import { EVIDENCE_BUNDLE_SCHEMA } from '../src/bundle/evidence-bundle.js';
+import type { EvidenceBundle } from '../src/bundle/evidence-bundle.js';
 import { sealEvidence } from '../src/bundle/seal-evidence.js';
 import { verifyEvidence } from '../src/bundle/verify-evidence.js';
 import { canonicalDigest } from '../src/digest.js';
 import { tweetnaclBackend } from '../src/ed25519/tweetnacl-backend.js';
 import type { EvidenceEnvironment } from '../src/environment.js';
-import { linkRecord } from '../src/hash-chain.js';
 import { generateEd25519Jwk, type Jwks } from '../src/keys/jwk.js';
 import { createKeySet } from '../src/keys/key-set.js';
+import { sampleBundle } from './support/sample-bundle.js';
 
 const testKeys = createKeySet([{ key: generateEd25519Jwk(), status: 'active' }]);
 const liveKeys = createKeySet([{ key: generateEd25519Jwk(), status: 'active' }]);
@@ -22,55 +21,13 @@ const marked = (environment: EvidenceEnvironment): Jwks => ({
 });
 const bothMarked: Jwks = { keys: [...marked('test').keys, ...marked('live').keys] };
 
-function bundleOf(environment: EvidenceEnvironment, runId = 'prun_expected'): EvidenceBundle {
-  const record = linkRecord<EvidenceRecord>(
-    {
-      id: 'evt_1',
-      run_id: runId,
-      sequence: 1,
-      type: 'program_run.created',
-      stage: 'intake',
-      step: null,
-      created: '2026-01-01T00:00:00.000Z',
-      data: {},
-    },
-    null,
-  );
-  const keys = environment === 'test' ? testKeys : liveKeys;
-  return {
-    schema: EVIDENCE_BUNDLE_SCHEMA,
-    generated_at: '2026-01-01T00:00:00.000Z',
-    signing: { kid: keys.signer.kid, algorithm: 'Ed25519' },
-    run: {
-      id: runId,
-      livemode: environment === 'live',
-      environment,
-      scenario_id: 'wallet-delivery@v1',
-      scenario_digest: scenarioDigest,
-      family: 'wallet_delivery',
-      asset_track: 'public_demo',
-      status: 'completed',
-      stage: 'delivery',
-      outcome: null,
-      inputs_digest: canonicalDigest({}),
-      inputs: {},
-      session_id: null,
-      source_path: null,
-      created_at: '2026-01-01T00:00:00.000Z',
-      updated_at: '2026-01-01T00:00:00.000Z',
-      completed_at: '2026-01-01T00:00:00.000Z',
-    },
-    parties: [],
-    stages: [],
-    route_selections: [],
-    delivery_objects: [],
-    recorded_facts: [],
-    approvals: [],
-    handoffs: [],
-    policy: {},
-    lifecycle: { records: [record], length: 1, chain_head: record.hash },
-  };
-}
+const bundleOf = (environment: EvidenceEnvironment, runId = 'prun_expected'): EvidenceBundle =>
+  sampleBundle({
+    kid: (environment === 'test' ? testKeys : liveKeys).signer.kid,
+    runId,
+    environment,
+    run: { scenario_digest: scenarioDigest },
+  });
 
 const sealed = (bundle: EvidenceBundle, keys = testKeys): string =>
   JSON.stringify(sealEvidence(bundle, keys.signer));

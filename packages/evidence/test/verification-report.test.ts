@@ -1,98 +1,61 @@
 import { describe, expect, it } from 'vitest';
-import type { EvidenceBundle, EvidenceRecord } from '../src/bundle/evidence-bundle.js';
-import { EVIDENCE_BUNDLE_SCHEMA } from '../src/bundle/evidence-bundle.js';
+import type { EvidenceBundle } from '../src/bundle/evidence-bundle.js';
 import { sealEvidence } from '../src/bundle/seal-evidence.js';
 import { verificationReport } from '../src/bundle/verification-report.js';
 import { verifyEvidence, type EvidenceVerification } from '../src/bundle/verify-evidence.js';
 import { canonicalDigest } from '../src/digest.js';
-import { linkRecord } from '../src/hash-chain.js';
 import { generateEd25519Jwk } from '../src/keys/jwk.js';
 import { createKeySet } from '../src/keys/key-set.js';
+import { sampleBundle } from './support/sample-bundle.js';
 
 const keys = createKeySet([{ key: generateEd25519Jwk(), status: 'active' }]);
 const kid = keys.signer.kid;
 const scenarioDigest = canonicalDigest({ scenario: 'wallet' });
 
-function bundleOf(overrides: Partial<EvidenceBundle['run']> = {}): EvidenceBundle {
-  const records = [1, 2].reduce<EvidenceRecord[]>(
-    (chain, sequence) => [
-      ...chain,
-      linkRecord<EvidenceRecord>(
-        {
-          id: `evt_${sequence}`,
-          run_id: 'prun_report',
-          sequence,
-          type: sequence === 1 ? 'program_run.created' : 'program_run.completed',
-          stage: 'intake',
-          step: null,
-          created: '2026-01-01T00:00:00.000Z',
-          data: {},
-        },
-        chain.at(-1)?.hash ?? null,
-      ),
-    ],
-    [],
-  );
-  const head = records.at(-1)!.hash;
-  return {
-    schema: EVIDENCE_BUNDLE_SCHEMA,
-    generated_at: '2026-01-01T00:02:00.000Z',
-    signing: { kid, algorithm: 'Ed25519' },
+const bundleOf = (run: Partial<EvidenceBundle['run']> = {}): EvidenceBundle =>
+  sampleBundle({
+    kid,
+    runId: 'prun_report',
+    records: 2,
     run: {
-      id: 'prun_report',
-      livemode: false,
-      environment: 'test',
-      scenario_id: 'wallet-delivery@v1',
       scenario_digest: scenarioDigest,
-      family: 'wallet_delivery',
-      asset_track: 'public_demo',
-      status: 'completed',
-      stage: 'delivery',
-      outcome: null,
       inputs_digest: canonicalDigest({ amount: '125.00' }),
       inputs: { amount: '125.00' },
       session_id: 'sess_1',
-      source_path: null,
-      created_at: '2026-01-01T00:00:00.000Z',
       updated_at: '2026-01-01T00:01:15.000Z',
       completed_at: '2026-01-01T00:01:15.000Z',
-      ...overrides,
+      ...run,
     },
-    parties: [
-      {
-        id: 'custodian',
-        name: 'Demo asset custodian',
-        role: 'custody',
-        kind: 'partner',
-        status: 'simulated',
-        steps: [],
-      },
-    ],
-    stages: [
-      {
-        id: 'intake',
-        title: 'Intake',
-        status: 'completed',
-        started_at: '2026-01-01T00:00:00.000Z',
-        completed_at: '2026-01-01T00:00:20.000Z',
-      },
-      {
-        id: 'delivery',
-        title: 'Delivery',
-        status: 'pending',
-        started_at: null,
-        completed_at: null,
-      },
-    ],
-    route_selections: [],
-    delivery_objects: [],
-    recorded_facts: [],
-    approvals: [],
-    handoffs: [],
-    policy: {},
-    lifecycle: { records, length: records.length, chain_head: head },
-  };
-}
+    bundle: {
+      generated_at: '2026-01-01T00:02:00.000Z',
+      parties: [
+        {
+          id: 'custodian',
+          name: 'Demo asset custodian',
+          role: 'custody',
+          kind: 'partner',
+          status: 'simulated',
+          steps: [],
+        },
+      ],
+      stages: [
+        {
+          id: 'intake',
+          title: 'Intake',
+          status: 'completed',
+          started_at: '2026-01-01T00:00:00.000Z',
+          completed_at: '2026-01-01T00:00:20.000Z',
+        },
+        {
+          id: 'delivery',
+          title: 'Delivery',
+          status: 'pending',
+          started_at: null,
+          completed_at: null,
+        },
+      ],
+    },
+  });
 
 const sealed = (bundle: EvidenceBundle): string =>
   JSON.stringify(sealEvidence(bundle, keys.signer));

@@ -141,6 +141,15 @@ export function RunsPage({ search }: RunsPageProps) {
             : ''
           : `${runs.length === 0 ? 'No' : runs.length} run${runs.length === 1 ? '' : 's'} on this page${cursors.length > 0 ? ` (page ${cursors.length + 1})` : ''}.`}
       </p>
+      {page !== null &&
+      runs.length === 0 &&
+      cursors.length === 0 &&
+      searchFromFilters(filters) === '' ? (
+        <p class="hint">
+          No runs yet. Open <Link href={href({ name: 'scenarios' })}>Scenarios</Link>, pick one and
+          create a test run from its form.
+        </p>
+      ) : null}
       {runs.length > 0 ? (
         <TableScroll label="Runs, newest first">
           <table class="runs">

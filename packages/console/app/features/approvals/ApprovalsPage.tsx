@@ -1,8 +1,9 @@
 // "Approvals": every approval the account's runs wait on, across runs, refreshed every
 // 2 s and after each decision. The principal decides the rows its scopes allow; the API
 // records who decided (the signed-in principal) and its refusals show in role="alert".
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
+import { useRefreshing } from '../../api/use-refreshing.js';
 import type { ListPage, ProgramRun } from '../../api/types.js';
 import { useSession } from '../../auth/session.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
@@ -128,36 +129,15 @@ function ApprovalRow({ row, onDecided }: ApprovalRowProps) {
 /** The Approvals page. */
 export function ApprovalsPage() {
   const { principal } = useSession();
-  const [rows, setRows] = useState<PendingApproval[] | null>(null);
-  const [error, setError] = useState<unknown>(null);
   const [announcement, setAnnouncement] = useState('');
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const generation = useRef(0);
-
-  const load = useCallback(() => {
-    if (timer.current !== null) clearTimeout(timer.current);
-    const current = (generation.current += 1);
-    allPages((after) => api.get<ListPage<ProgramRun>>('/v1/program-runs', pendingQuery(after)))
-      .then(
-        (runs) => {
-          if (current !== generation.current) return;
-          setRows(pendingApprovals(runs, principal.scopes));
-          setError(null);
-        },
-        (failure: unknown) => current === generation.current && setError(failure),
-      )
-      .finally(() => {
-        if (current === generation.current) timer.current = setTimeout(load, REFRESH_MS);
-      });
-  }, [principal.scopes]);
-
-  useEffect(() => {
-    load();
-    return () => {
-      generation.current += 1;
-      if (timer.current !== null) clearTimeout(timer.current);
-    };
-  }, [load]);
+  const read = useCallback(
+    () =>
+      allPages((after) =>
+        api.get<ListPage<ProgramRun>>('/v1/program-runs', pendingQuery(after)),
+      ).then((runs) => pendingApprovals(runs, principal.scopes)),
+    [principal.scopes],
+  );
+  const { value: rows, error, reload: load } = useRefreshing(read, REFRESH_MS);
 
   const onDecided = (row: PendingApproval, decision: Decision) => {
     setAnnouncement(

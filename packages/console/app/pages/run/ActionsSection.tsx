@@ -4,10 +4,11 @@
 import type { TargetedSubmitEvent } from 'preact';
 import { useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
-import { isFinalStatus, type ProgramRun, type TestClock } from '../../api/types.js';
+import { isFinalStatus, type ProgramRun } from '../../api/types.js';
 import { useCan, useTestMode } from '../../auth/session.js';
 import { ErrorAlert } from '../../components/ErrorAlert.js';
 import { Region } from '../../components/Region.js';
+import { advancedMessage, ClockControls } from '../../features/clock/ClockControls.js';
 
 /** Props of {@link ActionsSection}. */
 export interface ActionsSectionProps {
@@ -195,46 +196,14 @@ function PartnerAnswerForm({ run, onRun, announce }: FormProps) {
 }
 
 function ClockForm({ announce }: { announce: Announce }) {
-  const [seconds, setSeconds] = useState('60');
-  const [error, busy, act] = useAction(announce);
-  const advance = (body: { to: 'next_timer' } | { seconds: number }) =>
-    act('', async () => {
-      const clock = await api.post<TestClock>('/v1/test_helpers/clock/advance', body);
-      const fired = clock.timers_fired ?? 0;
-      announce(`Test clock now ${clock.now}; ${fired} timer${fired === 1 ? '' : 's'} fired.`);
-    });
-  const advanceBy = (event: TargetedSubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const value = Number(seconds);
-    if (!Number.isInteger(value) || value < 1) {
-      act('', () => Promise.reject(new Error('Seconds must be a whole number of at least 1.')));
-      return;
-    }
-    advance({ seconds: value });
-  };
   return (
-    <form class="action" aria-label="Test clock" onSubmit={advanceBy}>
+    <div class="action" role="group" aria-label="Test clock">
       <h3>Test clock</h3>
-      <div class="buttons">
-        <button type="button" disabled={busy} onClick={() => advance({ to: 'next_timer' })}>
-          Advance to next timer
-        </button>
-      </div>
-      <div class="field field-inline">
-        <label for="advance-seconds">Seconds</label>
-        <input
-          id="advance-seconds"
-          type="text"
-          inputMode="numeric"
-          value={seconds}
-          onInput={(event) => setSeconds(event.currentTarget.value)}
-        />
-        <button type="submit" disabled={busy}>
-          Advance by
-        </button>
-      </div>
-      <ErrorAlert error={error} />
-    </form>
+      <ClockControls
+        onStart={() => announce('')}
+        onAdvanced={(clock) => announce(advancedMessage(clock))}
+      />
+    </div>
   );
 }
 
