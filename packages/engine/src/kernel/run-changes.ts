@@ -15,6 +15,12 @@ export interface RunChanges {
   committed(runs: Iterable<ChangedRun>): void;
   /** Calls `listener` after every committed change of the run; returns the unsubscribe. */
   watch(scope: Scope, runId: string, listener: () => void): () => void;
+  /**
+   * Whether any run is watched. Transactions that begin while none is are not observed at
+   * all, so an engine nobody watches pays nothing; a watcher that subscribes while such a
+   * transaction is in flight learns of it from its own reads (the stream polls).
+   */
+  watching(): boolean;
 }
 
 const keyOf = (run: ChangedRun): string => `${run.environment}\u0000${run.account}\u0000${run.id}`;
@@ -37,6 +43,7 @@ export function createRunChanges(onError: (error: unknown) => void): RunChanges 
         }
       }
     },
+    watching: () => watchers.size > 0,
     watch(scope, runId, listener) {
       const key = keyOf({ ...scope, id: runId });
       // Each subscription is its own entry, so subscribing one function twice needs two unsubscribes.

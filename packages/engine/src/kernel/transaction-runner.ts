@@ -90,7 +90,7 @@ export function createTransactionRunner(options: TransactionRunnerOptions): Tran
     const afterCommit = (effect: AfterCommitEffect) => void effects.push(effect);
     const changed = new Map<string, ChangedRun>();
     const result = await store.transaction((storeTx) => {
-      const tx = runChanges
+      const tx = runChanges?.watching()
         ? observeRunWrites(storeTx, ({ account, environment, id }) =>
             changed.set(id, { account, environment, id }),
           )
