@@ -17,7 +17,7 @@ export interface PageGlobals {
     readonly cookie: string;
     querySelectorAll(selector: string): ArrayLike<PageElement>;
   };
-  readonly sessionStorage: { getItem(key: string): string | null };
+  readonly sessionStorage: { getItem(key: string): string | null; readonly length: number };
   readonly localStorage: object;
   readonly location: { readonly href: string };
   readonly performance: { now(): number };
