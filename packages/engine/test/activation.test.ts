@@ -1,14 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyChain } from '@programrun/evidence';
 import type { CompiledScenario } from '@programrun/dsl';
-import {
-  createEngine,
-  createMemoryStore,
-  createVirtualClock,
-  seededIds,
-  type Engine,
-  type Scope,
-} from '../src/index.js';
+import { createVirtualClock, type Engine, type Scope } from '../src/index.js';
+import { memoryEngine, TEST_START } from './memory-engine.js';
 import { expectEngineError } from './expect-engine-error.js';
 import { catalogueScenarios } from './scenarios.js';
 
@@ -23,15 +17,8 @@ beforeAll(async () => {
   reserve = scenarios.find((scenario) => scenario.id === 'reserve-usd-cycle@v1')!;
 });
 
-function newEngine(): Engine {
-  return createEngine({
-    store: createMemoryStore(),
-    scenarios,
-    clock: createVirtualClock('2026-03-02T09:00:00.000Z'),
-    testClock: createVirtualClock('2026-03-02T09:00:00.000Z'),
-    ids: seededIds('activation'),
-  });
-}
+const newEngine = (): Engine =>
+  memoryEngine(scenarios, 'activation', { clock: createVirtualClock(TEST_START) });
 
 const createReserveRun = (engine: Engine, scope: Scope) =>
   engine.createRun(scope, { scenario_id: reserve.id, inputs: reserve.definition.example_inputs });

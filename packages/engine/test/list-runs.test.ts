@@ -3,15 +3,8 @@
 // creating Idempotency-Key or source path.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CompiledScenario } from '@programrun/dsl';
-import {
-  createEngine,
-  createMemoryStore,
-  createVirtualClock,
-  seededIds,
-  type Engine,
-  type RunQuery,
-  type Scope,
-} from '../src/index.js';
+import { type Engine, type RunQuery, type Scope } from '../src/index.js';
+import { memoryEngine } from './memory-engine.js';
 import { catalogueScenarios, WALLET_INPUTS } from './scenarios.js';
 
 const scope: Scope = { account: 'acct_demo', environment: 'test' };
@@ -23,12 +16,7 @@ beforeAll(async () => {
 
 /** Three wallet runs: the oldest screened (waiting for its release approval), two in intake. */
 async function threeRuns(): Promise<{ engine: Engine; ids: string[] }> {
-  const engine = createEngine({
-    store: createMemoryStore(),
-    scenarios,
-    testClock: createVirtualClock('2026-03-02T09:00:00.000Z'),
-    ids: seededIds('list-runs'),
-  });
+  const engine = memoryEngine(scenarios, 'list-runs');
   const create = async (n: number) =>
     (
       await engine.createRun(scope, {

@@ -1,13 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CompiledScenario } from '@programrun/dsl';
-import {
-  createEngine,
-  createMemoryStore,
-  createVirtualClock,
-  seededIds,
-  type Engine,
-  type Scope,
-} from '../src/index.js';
+import { type Engine, type Scope } from '../src/index.js';
+import { memoryEngine } from './memory-engine.js';
 import { expectEngineError } from './expect-engine-error.js';
 import { catalogueScenarios, WALLET_INPUTS } from './scenarios.js';
 
@@ -16,14 +10,7 @@ beforeAll(async () => {
   scenarios = await catalogueScenarios();
 });
 
-function newEngine(): Engine {
-  return createEngine({
-    store: createMemoryStore(),
-    scenarios,
-    testClock: createVirtualClock('2026-03-02T09:00:00.000Z'),
-    ids: seededIds('signal-senders'),
-  });
-}
+const newEngine = (): Engine => memoryEngine(scenarios, 'signal-senders');
 
 const live: Scope = { account: 'acct_demo', environment: 'live' };
 const test: Scope = { account: 'acct_demo', environment: 'test' };

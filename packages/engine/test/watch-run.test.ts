@@ -1,14 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CompiledScenario } from '@programrun/dsl';
-import {
-  createEngine,
-  createMemoryStore,
-  createVirtualClock,
-  seededIds,
-  type Engine,
-  type RunRecord,
-  type Scope,
-} from '../src/index.js';
+import { createVirtualClock, type Engine, type RunRecord, type Scope } from '../src/index.js';
+import { memoryEngine, TEST_START } from './memory-engine.js';
 import { expectEngineError } from './expect-engine-error.js';
 import { catalogueScenarios, WALLET_INPUTS } from './scenarios.js';
 
@@ -21,15 +14,8 @@ beforeAll(async () => {
   scenarios = await catalogueScenarios();
 });
 
-function newEngine(): Engine {
-  return createEngine({
-    store: createMemoryStore(),
-    scenarios,
-    clock: createVirtualClock('2026-03-02T09:00:00.000Z'),
-    testClock: createVirtualClock('2026-03-02T09:00:00.000Z'),
-    ids: seededIds('watch-run'),
-  });
-}
+const newEngine = (): Engine =>
+  memoryEngine(scenarios, 'watch-run', { clock: createVirtualClock(TEST_START) });
 
 /**
  * Watches a run: each call reads the run as the listener sees it, so a call made before

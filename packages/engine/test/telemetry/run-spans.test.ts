@@ -6,17 +6,15 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CompiledScenario } from '@programrun/dsl';
 import {
-  createEngine,
   createMemoryStore,
-  createVirtualClock,
   formatTraceparent,
-  seededIds,
   withCallerTrace,
   type Engine,
   type Scope,
   type StoreV1,
   type TelemetryOptions,
 } from '../../src/index.js';
+import { memoryEngine } from '../memory-engine.js';
 import { catalogueScenarios, WALLET_INPUTS } from '../scenarios.js';
 import { tracing, useContextManager } from './telemetry-harness.js';
 
@@ -30,14 +28,7 @@ useContextManager();
 
 function newEngine(telemetry: TelemetryOptions): { engine: Engine; store: StoreV1 } {
   const store = createMemoryStore();
-  const engine = createEngine({
-    store,
-    scenarios,
-    testClock: createVirtualClock('2026-03-02T09:00:00.000Z'),
-    ids: seededIds('run-spans'),
-    telemetry,
-  });
-  return { engine, store };
+  return { engine: memoryEngine(scenarios, 'run-spans', { store, telemetry }), store };
 }
 
 const create = (engine: Engine) =>

@@ -4,15 +4,14 @@ import { context, trace } from '@opentelemetry/api';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CompiledScenario } from '@programrun/dsl';
 import {
-  createEngine,
   createMemoryStore,
-  createVirtualClock,
   METRIC_NAMES,
   StoreError,
   type Engine,
   type Scope,
   type StoreV1,
 } from '../../src/index.js';
+import { memoryEngine } from '../memory-engine.js';
 import { catalogueScenarios, WALLET_INPUTS } from '../scenarios.js';
 import { metering, tracing, useContextManager } from './telemetry-harness.js';
 
@@ -53,10 +52,8 @@ describe('store transactions', () => {
     const traces = tracing();
     meters = metering();
     const store = racingStore();
-    const engine: Engine = createEngine({
+    const engine: Engine = memoryEngine(scenarios, 'store-transactions', {
       store,
-      scenarios,
-      testClock: createVirtualClock('2026-03-02T09:00:00.000Z'),
       telemetry: { tracerProvider: traces.tracerProvider, meterProvider: meters.meterProvider },
     });
     const { run } = await engine.createRun(scope, {
