@@ -8,6 +8,7 @@ import {
   type StoredRun,
   type StoreTransactionV1,
   type TimerRow,
+  type TransitionWrite,
   type WebhookEventRow,
 } from '@programrun/engine';
 import { createHandler } from '@programrun/http';
@@ -25,10 +26,7 @@ export const createBody = (compiled: CompiledScenario): string =>
 /** The operations of the create transaction the raw replay keeps (its writes, and the key lookup). */
 const CREATE_WRITES: readonly (keyof StoreTransactionV1)[] = [
   'findRunByIdempotencyKey',
-  'insertRun',
-  'appendRecords',
-  'insertWebhookEvents',
-  'scheduleTimers',
+  'writeTransition',
 ];
 
 /** What one HTTP create did to the store, and the rows it wrote. */
@@ -93,13 +91,15 @@ export async function captureCreate(compiled: CompiledScenario): Promise<Capture
     ...all.filter((call) => CREATE_WRITES.includes(call.method)),
     find('putIdempotencyRecord'),
   ];
+  // The create's one write: the run, its records and events, its first timers.
+  const write = find('writeTransition').args[0] as TransitionWrite;
   return {
     sequence,
     calls,
-    run: find('insertRun').args[0] as StoredRun,
-    records: find('appendRecords').args[1] as LifecycleRecord[],
-    events: find('insertWebhookEvents').args[0] as WebhookEventRow[],
-    timers: find('scheduleTimers').args[0] as TimerRow[],
+    run: write.run,
+    records: write.records,
+    events: write.events,
+    timers: write.scheduleTimers,
     idempotency: find('putIdempotencyRecord').args[0] as IdempotencyRecord,
   };
 }

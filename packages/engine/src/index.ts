@@ -90,6 +90,8 @@ export { runMatchesQuery } from './store/run-query-match.js';
 export { StoreError, isStoreError } from './store/store-error.js';
 export type { StoreErrorCode } from './store/store-error.js';
 export { guardStoreTransaction } from './store/store-guard.js';
+export { transitionByOperations } from './store/transition-by-operations.js';
+export type { TransitionParts } from './store/transition-by-operations.js';
 export {
   findUnstorable,
   firstUnstorableArgument,
@@ -121,6 +123,9 @@ export type {
   HandoffJobStatus,
   HandoffPartyLoad,
   StoreHealth,
+  RunForTransition,
+  TransitionWrite,
+  TransitionWritten,
 } from './store/store-v1.js';
 export type { LifecycleRecord } from './lifecycle/lifecycle-record.js';
 export {

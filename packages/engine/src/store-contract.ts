@@ -8,6 +8,7 @@ import { defineLeaseReleaseContract } from './store-contract/lease-release-contr
 import { defineRunContract } from './store-contract/run-contract.js';
 import { defineRunFilterContract } from './store-contract/run-filter-contract.js';
 import { defineTimerContract } from './store-contract/timer-contract.js';
+import { defineTransitionContract } from './store-contract/transition-contract.js';
 import { defineTraceContextContract } from './store-contract/trace-context-contract.js';
 import { defineUnstorableContract } from './store-contract/unstorable-contract.js';
 import { defineWebhookClaimContract } from './store-contract/webhook-claim-contract.js';
@@ -22,6 +23,7 @@ export type StoreFactory = () => Promise<StoreV1> | StoreV1;
  * The Store spec v1 contract: every store (memory, PGlite, PostgreSQL) must pass it.
  * Call it from a vitest file with a factory that returns a fresh, empty store. One part
  * per table group, as the spec is split (runs, timers, accounts, idempotency, webhooks, handoff jobs),
+ * one for a transition's single read and single write,
  * one for the leases a stopping host gives back, and one for the values every store must
  * refuse alike (`unstorable_value`).
  *
@@ -52,6 +54,7 @@ export function defineStoreContract(name: string, createStore: StoreFactory): vo
     defineWebhookBacklogContract(withStore);
     defineHandoffJobContract(withStore);
     defineHandoffJobClaimContract(withStore);
+    defineTransitionContract(withStore);
     defineLeaseReleaseContract(withStore);
     defineTraceContextContract(withStore);
     defineUnstorableContract(withStore);

@@ -20,7 +20,7 @@ export { createPgDatabase } from './sql/pg-database.js';
 export type { PgDatabaseOptions } from './sql/pg-database.js';
 export { createPGliteDatabase } from './sql/pglite-database.js';
 export type { PGliteDatabaseOptions } from './sql/pglite-database.js';
-export type { SqlDatabase, SqlExecutor, SqlResult } from './sql/sql-database.js';
+export type { QueryOptions, SqlDatabase, SqlExecutor, SqlResult } from './sql/sql-database.js';
 export { quoteSchema } from './sql/schema-name.js';
 export { openStoreFromEnvironment, redactDatabaseUrl, StoreSelectionError } from './open-store.js';
 export type { OpenedStore, StoreDefaults, StoreKind } from './open-store.js';

@@ -9,6 +9,7 @@ import { handoffJobTables } from './tables/handoff-job-tables.js';
 import { idempotencyTables } from './tables/idempotency-tables.js';
 import { runTables } from './tables/run-tables.js';
 import { timerTables } from './tables/timer-tables.js';
+import { transitionTables } from './tables/transition-tables.js';
 import { webhookTables } from './tables/webhook-tables.js';
 
 /** A Store spec v1 over SQL, plus what a host needs to know about where it writes. */
@@ -32,6 +33,7 @@ function sqlTransaction(sql: SqlExecutor, schema: string): StoreTransactionV1 {
     ...idempotencyTables(sql, schema),
     ...webhookTables(sql, schema),
     ...handoffJobTables(sql, schema),
+    ...transitionTables(sql, schema),
   });
 }
 
@@ -47,6 +49,14 @@ function sqlTransaction(sql: SqlExecutor, schema: string): StoreTransactionV1 {
 export function createSqlStore(database: SqlDatabase, schema: string): SqlStore {
   let closed = false;
   const health = sqlStoreHealth(database, schema);
+  // The operations over an executor, built once per executor (once per pooled connection
+  // on PostgreSQL) rather than once per transaction.
+  const operations = new WeakMap<SqlExecutor, StoreTransactionV1>();
+  const operationsOf = (sql: SqlExecutor): StoreTransactionV1 => {
+    let found = operations.get(sql);
+    if (!found) operations.set(sql, (found = sqlTransaction(sql, schema)));
+    return found;
+  };
   return {
     specificationVersion: 'v1',
     name: database.kind,
@@ -56,8 +66,8 @@ export function createSqlStore(database: SqlDatabase, schema: string): SqlStore 
       // Under a recording span (the engine's transaction span), its statements are counted.
       const span = trace.getActiveSpan();
       if (span?.isRecording())
-        return countedTransaction(database, span, (sql) => work(sqlTransaction(sql, schema)));
-      return database.transaction((sql) => work(sqlTransaction(sql, schema)));
+        return countedTransaction(database, span, (sql) => work(operationsOf(sql)));
+      return database.transaction((sql) => work(operationsOf(sql)));
     },
     health() {
       if (closed) return Promise.reject(new StoreError('store_unavailable', 'the store is closed'));

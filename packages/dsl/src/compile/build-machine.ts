@@ -70,6 +70,12 @@ function stageNodes(build: BuildContext, graph: FlowGraph): Record<string, State
 }
 
 /**
+ * Thrown to end the initial snapshot XState computes for an inert actor (no input): made
+ * once, so throwing it captures no stack trace.
+ */
+const NO_INPUT = new TypeError('a run starts with an input');
+
+/**
  * Builds the pure XState v5 machine of a scenario: no `invoke`, no `after`, no side
  * effects. Lifecycle facts leave as emitted events; the engine records them, schedules
  * timers and talks to partners after the transition.
@@ -78,7 +84,13 @@ export function buildMachine(build: BuildContext) {
   const { graph } = build;
   const config = {
     id: `${build.scenario.scenario}@${build.scenario.version}`,
-    context: ({ input }: { input: RunInput }) => initialRunContext(input),
+    context: ({ input }: { input: RunInput | undefined }) => {
+      // XState's pure `transition()` builds an inert actor whose constructor computes an
+      // initial snapshot with no input, then discards it. Stop that computation at once
+      // with an error made once (no stack trace captured on every transition).
+      if (input === undefined) throw NO_INPUT;
+      return initialRunContext(input);
+    },
     initial: 'start',
     states: {
       start: { always: [{ target: `#${graph.start}` }] },

@@ -108,22 +108,16 @@ export async function callConnector(
   readonly stopped: boolean;
 }> {
   const controller = new AbortController();
-  let stopping = false;
-  const onStop = () => {
-    stopping = true;
-    controller.abort();
-  };
+  // One signal per call for both causes: `AbortSignal.any` adds no listener to `stop`, so
+  // any number of calls in flight may share it.
+  const signal = stop ? AbortSignal.any([controller.signal, stop]) : controller.signal;
   const aborted = new Promise<never>((_resolve, reject) =>
-    controller.signal.addEventListener('abort', () => reject(new Error('aborted')), {
-      once: true,
-    }),
+    signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }),
   );
   const timer = setTimeout(() => controller.abort(), Math.max(0, abortAfterMs));
-  if (stop?.aborted) onStop();
-  else stop?.addEventListener('abort', onStop, { once: true });
   const started = performance.now();
   const context = {
-    signal: controller.signal,
+    signal,
     attempt: job.calls,
     deadline: new Date(job.deadline),
     idempotencyKey: job.idempotency_key,
@@ -136,11 +130,10 @@ export async function callConnector(
     );
     result = classifyValue(await Promise.race([call, aborted]));
   } catch (error) {
-    result = classifyThrown(error, controller.signal.aborted);
-    stopped = stopping;
+    result = classifyThrown(error, signal.aborted);
+    stopped = stop?.aborted === true;
   } finally {
     clearTimeout(timer);
-    stop?.removeEventListener('abort', onStop);
   }
   return { result, durationMs: Math.round(performance.now() - started), stopped };
 }

@@ -3,10 +3,10 @@ import type { CompiledScenario, RunEvent } from '@programrun/dsl';
 import type { EngineContext } from '../engine-context.js';
 import type { PendingFact } from '../lifecycle/build-records.js';
 import { FINAL_STATUSES } from '../runs/run-record.js';
-import type { Scope, StoredRun, TimerRow } from '../store/store-v1.js';
+import type { RunForTransition, Scope, StoredRun, TimerRow } from '../store/store-v1.js';
 import { ATTRIBUTES } from '../telemetry/attributes.js';
-import { commitTransition } from './commit-transition.js';
-import { isStarted, loadRun, scenarioOfRun, type StartedRun } from './load-run.js';
+import { commitTransition, type AwaitedJob } from './commit-transition.js';
+import { isStarted, loadRunForTransition, scenarioOfRun, type StartedRun } from './load-run.js';
 import { describeRun, inRunSpan } from './run-span.js';
 import type { Transaction } from './transaction.js';
 import { transitionMetrics, type TransitionKind } from './transition-metrics.js';
@@ -19,6 +19,8 @@ export interface AppliedEvent {
   readonly accepted: boolean;
   /** The run as it was loaded, before the event. */
   readonly before: StoredRun;
+  /** What the transition knows of the awaited handoff's job (see {@link AwaitedJob}). */
+  readonly awaitedJob?: AwaitedJob;
 }
 
 /** Options of {@link applyEvent}. */
@@ -47,10 +49,11 @@ const kindOf = (options: ApplyEventOptions): TransitionKind =>
   options.firedTimer ? 'timer' : options.settledJobId === undefined ? 'signal' : 'handoff';
 
 /**
- * Applies one event to a run inside the caller's transaction: loads the run, checks its
- * scenario digest, asks the pure machine for the transition and commits it. `buildEvent`
- * sees only started runs at the scope's current time; a run that has finished, or refuses
- * the event, is returned unchanged (`accepted: false`).
+ * Applies one event to a run inside the caller's transaction: loads the run (with its
+ * pending timers and the account's test clock, in one read), checks its scenario digest,
+ * asks the pure machine for the transition and commits it. `buildEvent` sees only started
+ * runs at the scope's current time; a run that has finished, or refuses the event, is
+ * returned unchanged (`accepted: false`).
  */
 export async function applyEvent(
   context: EngineContext,
@@ -60,8 +63,8 @@ export async function applyEvent(
   buildEvent: (run: StartedRun, at: string) => RunEvent | null,
   options: ApplyEventOptions = {},
 ): Promise<AppliedEvent> {
-  const run = await loadRun(transaction.tx, scope, runId);
-  return applyEventTo(context, transaction, scope, run, buildEvent, options);
+  const loaded = await loadRunForTransition(transaction.tx, scope, runId);
+  return applyEventTo(context, transaction, scope, loaded, buildEvent, options);
 }
 
 /** {@link applyEvent} to a run the caller loaded in this transaction. */
@@ -69,28 +72,20 @@ export async function applyEventTo(
   context: EngineContext,
   transaction: Transaction,
   scope: Scope,
-  run: StoredRun,
+  loaded: RunForTransition,
   buildEvent: (run: StartedRun, at: string) => RunEvent | null,
   options: ApplyEventOptions = {},
 ): Promise<AppliedEvent> {
   const { firedTimer, span } = options;
+  const { run } = loaded;
   // Another host may have fired this timer since it was claimed (its lease ended):
   // a timer that is no longer pending is never applied twice.
-  const pending = firedTimer ? await transaction.tx.pendingTimers(run.id) : undefined;
-  if (firedTimer && !pending?.some((timer) => timer.id === firedTimer.id)) {
+  if (firedTimer && !loaded.pendingTimers.some((timer) => timer.id === firedTimer.id)) {
     return { run, accepted: false, before: run };
   }
-  if (!span) return transition(context, transaction, scope, run, buildEvent, options, pending);
+  if (!span) return transition(context, transaction, scope, loaded, buildEvent, options);
   return inRunSpan(context, span.name, run, span.describe, async (runSpan) => {
-    const applied = await transition(
-      context,
-      transaction,
-      scope,
-      run,
-      buildEvent,
-      options,
-      pending,
-    );
+    const applied = await transition(context, transaction, scope, loaded, buildEvent, options);
     describeRun(runSpan, applied.run.record);
     if (runSpan.isRecording())
       runSpan.setAttribute(ATTRIBUTES.outcome, applied.accepted ? 'applied' : 'refused');
@@ -103,16 +98,15 @@ async function transition(
   context: EngineContext,
   transaction: Transaction,
   scope: Scope,
-  run: StoredRun,
+  loaded: RunForTransition,
   buildEvent: (run: StartedRun, at: string) => RunEvent | null,
   options: ApplyEventOptions,
-  pending: readonly TimerRow[] | undefined,
 ): Promise<AppliedEvent> {
   const { tx } = transaction;
   const { firedTimer } = options;
-  const runId = run.id;
+  const { run } = loaded;
   const compiled = scenarioOfRun(context.catalogue, run);
-  const now = await context.clocks.now(tx, scope);
+  const now = context.clocks.nowWith(scope, loaded.testClock);
   if (!isStarted(run) && !FINAL_STATUSES.has(run.status) && options.onSuspended) {
     const changed = await options.onSuspended(transaction, run, now.toISOString());
     return { run: changed, accepted: true, before: run };
@@ -128,7 +122,7 @@ async function transition(
     transaction,
     compiled,
     scope,
-    runId,
+    runId: run.id,
     now,
     result,
     previous: run,
@@ -138,9 +132,14 @@ async function transition(
     ...(firedTimer ? { firedTimerId: firedTimer.id } : {}),
     ...(options.settledJobId === undefined ? {} : { settledJobId: options.settledJobId }),
     ...(options.leadingFacts ? { leadingFacts: options.leadingFacts(compiled) } : {}),
-    ...(pending ? { pendingTimers: pending } : {}),
+    pendingTimers: loaded.pendingTimers,
     kind: kindOf(options),
     metrics: transitionMetrics(context),
   });
-  return { run: committed.run, accepted: true, before: run };
+  return {
+    run: committed.run,
+    accepted: true,
+    before: run,
+    awaitedJob: committed.awaitedJob,
+  };
 }

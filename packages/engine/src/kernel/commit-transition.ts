@@ -1,16 +1,17 @@
-import type { CompiledScenario, StepResult } from '@programrun/dsl';
+import type { CompiledScenario, RunState, StepResult } from '@programrun/dsl';
 import type { JsonObject } from '@programrun/evidence';
 import type { HandoffSettings } from '../handoffs/handoff-settings.js';
 import type { SandboxOptions } from '../handoffs/sandbox.js';
 import { syncHandoffJobs } from '../handoffs/sync-handoff-jobs.js';
-import { appendLifecycle } from '../lifecycle/append-lifecycle.js';
 import { buildRecords, type PendingFact } from '../lifecycle/build-records.js';
 import type { LifecycleRecord } from '../lifecycle/lifecycle-record.js';
 import type { DeliveryWakeup } from '../outbox/delivery-wakeup.js';
 import { buildRunRecord, statusOf } from '../runs/build-run-record.js';
 import { FINAL_STATUSES, type ActivationPosture } from '../runs/run-record.js';
 import { advanceStages, initialStages } from '../runs/stage-progress.js';
-import type { Scope, StoredRun, TimerRow } from '../store/store-v1.js';
+import type { HandoffJobRow, Scope, StoredRun, TimerRow } from '../store/store-v1.js';
+import { outboxRows } from '../outbox/enqueue-events.js';
+import { webhookEventOf } from '../webhooks/webhook-event.js';
 import type { EngineMetrics } from '../telemetry/engine-metrics.js';
 import { planTimers } from '../time/timer-plan.js';
 import { reconcileTimers } from './reconcile-timers.js';
@@ -96,7 +97,7 @@ function transitionFacts(
  */
 export async function commitTransition(
   input: CommitTransitionInput,
-): Promise<{ run: StoredRun; records: LifecycleRecord[] }> {
+): Promise<{ run: StoredRun; records: LifecycleRecord[]; awaitedJob: AwaitedJob }> {
   const { transaction, compiled, scope, runId, now, result, previous } = input;
   const { tx } = transaction;
   const nowIso = now.toISOString();
@@ -162,24 +163,7 @@ export async function commitTransition(
     ...(traceContext ? { trace_context: traceContext } : {}),
   };
 
-  if (previous) await tx.updateRun(run, previous.version);
-  else await tx.insertRun(run);
-  await appendLifecycle(
-    transaction,
-    scope,
-    { id: runId, scenario_id: compiled.id, scenario_digest: compiled.digest },
-    records,
-    input.deliveries,
-    traceContext,
-  );
-  if (timers.schedule.length > 0) await tx.scheduleTimers(timers.schedule);
-  if (timers.cancel.length > 0)
-    await tx.settleTimers(
-      timers.cancel.map((timer) => timer.id),
-      'cancelled',
-    );
-  if (input.firedTimerId !== undefined) await tx.settleTimers([input.firedTimerId], 'fired');
-  await syncHandoffJobs({
+  const jobs = syncHandoffJobs({
     transaction,
     compiled,
     scope,
@@ -193,6 +177,29 @@ export async function commitTransition(
     handoffs: input.handoffs,
     traceContext,
   });
+  const events = records.map((item) =>
+    webhookEventOf(
+      item,
+      { id: runId, scenario_id: compiled.id, scenario_digest: compiled.digest },
+      scope.environment,
+    ),
+  );
+  const written = await tx.writeTransition({
+    scope,
+    run,
+    expectedVersion: previous ? previous.version : null,
+    records,
+    events: outboxRows(scope, events, traceContext),
+    deliveriesDueAt: input.deliveries.dueAt(scope.environment),
+    scheduleTimers: timers.schedule,
+    settleTimers: [
+      ...timers.cancel.map((timer) => timer.id),
+      ...(input.firedTimerId === undefined ? [] : [input.firedTimerId]),
+    ],
+    closeHandoffJobs: jobs.close,
+    insertHandoffJobs: jobs.insert,
+  });
+  if (written.deliveries > 0) input.deliveries.afterCommit(transaction);
   countTransition(input.metrics, transaction, {
     kind: input.kind,
     scope,
@@ -200,5 +207,25 @@ export async function commitTransition(
     before: previous?.status ?? null,
     after: run.status,
   });
-  return { run, records };
+  return { run, records, awaitedJob: awaitedJob(previous, result.state.awaiting, jobs.insert) };
+}
+
+/**
+ * The awaited handoff's open job as a transition left it, when the transition knows it
+ * without reading: the job it queued, or null when it queued none and no open job can
+ * exist (the run awaits no handoff, or one it did not await before, whose job would have
+ * been closed when it stopped being awaited). Undefined when a job may have been kept.
+ */
+export type AwaitedJob = HandoffJobRow | null | undefined;
+
+function awaitedJob(
+  previous: StoredRun | null,
+  awaiting: RunState['awaiting'],
+  queued: readonly HandoffJobRow[],
+): AwaitedJob {
+  if (awaiting?.kind !== 'handoff') return null;
+  const job = queued.find((row) => row.step === awaiting.step && row.attempt === awaiting.attempt);
+  if (job) return job;
+  const before = previous?.record.awaiting;
+  return before?.kind === 'handoff' && before.step === awaiting.step ? undefined : null;
 }

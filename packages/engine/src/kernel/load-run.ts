@@ -1,13 +1,16 @@
 import type { CompiledScenario } from '@programrun/dsl';
 import type { ScenarioCatalogue } from '../catalogue/scenario-catalogue.js';
 import { EngineError } from '../errors.js';
-import type { Scope, StoredRun, StoreTransactionV1 } from '../store/store-v1.js';
+import type { RunForTransition, Scope, StoredRun, StoreTransactionV1 } from '../store/store-v1.js';
 
 /** A run whose machine has started (every run except one suspended in intake). */
 export type StartedRun = StoredRun & { readonly snapshot: NonNullable<StoredRun['snapshot']> };
 
 /** Whether the run's machine has started. */
 export const isStarted = (run: StoredRun): run is StartedRun => run.snapshot !== null;
+
+const runNotFound = (id: string) =>
+  new EngineError('run_not_found', `No run ${id} in this account and environment.`);
 
 /**
  * The run `id` of the scope, or `run_not_found` (another scope's run is not found either).
@@ -18,8 +21,22 @@ export async function loadRun(
   id: string,
 ): Promise<StoredRun> {
   const run = await tx.getRun(scope, id);
-  if (!run) throw new EngineError('run_not_found', `No run ${id} in this account and environment.`);
+  if (!run) throw runNotFound(id);
   return run;
+}
+
+/**
+ * The run `id` of the scope with what a transition reads besides (its pending timers, the
+ * account's test clock), in one store operation; `run_not_found` as {@link loadRun}.
+ */
+export async function loadRunForTransition(
+  tx: StoreTransactionV1,
+  scope: Scope,
+  id: string,
+): Promise<RunForTransition> {
+  const loaded = await tx.loadRunForTransition(scope, id);
+  if (!loaded) throw runNotFound(id);
+  return loaded;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Scope, StoreTransactionV1, StoredRun } from '../store/store-v1.js';
+import type { Scope, StoreTransactionV1, StoredRun, TransitionWrite } from '../store/store-v1.js';
 
 /** A run a committed transaction wrote: its scope and id. */
 export interface ChangedRun extends Scope {
@@ -60,7 +60,7 @@ export function createRunChanges(onError: (error: unknown) => void): RunChanges 
 
 /**
  * The transaction `tx` as the engine's work sees it, noting every run it inserts or
- * updates in `written` (only once the store accepted the write). Everything else is `tx`'s
+ * updates in `written` (alone or in a transition's write) (only once the store accepted the write). Everything else is `tx`'s
  * own, read through, so optional operations stay optional.
  */
 export function observeRunWrites(
@@ -78,6 +78,12 @@ export function observeRunWrites(
         return async (run: StoredRun, expectedVersion: number) => {
           await target.updateRun(run, expectedVersion);
           written(run);
+        };
+      if (property === 'writeTransition')
+        return async (write: TransitionWrite) => {
+          const result = await target.writeTransition(write);
+          written(write.run);
+          return result;
         };
       const value: unknown = Reflect.get(target, property, target);
       return typeof value === 'function' ? (value as () => unknown).bind(target) : value;

@@ -38,6 +38,28 @@ export function pendingDelivery(
 }
 
 /**
+ * The outbox rows of events of the scope: each with its delivered body, and the run's
+ * trace context (`traceContext`) when it has one, so its deliveries join the run's trace.
+ */
+export function outboxRows(
+  scope: Scope,
+  events: readonly WebhookEvent[],
+  traceContext?: string | null,
+): WebhookEventRow[] {
+  return events.map((event) => ({
+    id: event.id,
+    account: scope.account,
+    environment: scope.environment,
+    type: event.type,
+    created: event.created,
+    run_id: event.run?.id ?? null,
+    sequence: event.sequence,
+    body: webhookEventBody(event),
+    ...(traceContext ? { trace_context: traceContext } : {}),
+  }));
+}
+
+/**
  * The write side of the transactional outbox: writes events inside the caller's
  * transaction, with one pending delivery per enabled endpoint of the scope that subscribes
  * to each event's type (except `excludeEndpoint`). Returns how many deliveries were queued.
@@ -51,18 +73,7 @@ export async function enqueueEvents(
   options: { readonly excludeEndpoint?: string; readonly traceContext?: string } = {},
 ): Promise<number> {
   if (events.length === 0) return 0;
-  const { traceContext } = options;
-  const rows: WebhookEventRow[] = events.map((event) => ({
-    id: event.id,
-    account: scope.account,
-    environment: scope.environment,
-    type: event.type,
-    created: event.created,
-    run_id: event.run?.id ?? null,
-    sequence: event.sequence,
-    body: webhookEventBody(event),
-    ...(traceContext ? { trace_context: traceContext } : {}),
-  }));
+  const rows = outboxRows(scope, events, options.traceContext);
   await tx.insertWebhookEvents(rows);
   const endpoints = (await tx.listWebhookEndpoints(scope)).filter(
     (endpoint) => endpoint.status === 'enabled' && endpoint.id !== options.excludeEndpoint,

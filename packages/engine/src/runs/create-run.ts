@@ -228,7 +228,7 @@ export async function createRunIn(
       return { run: await readRunRecord(context, tx, scope, run), created: true };
     }
   }
-  const { run } = await commitTransition({
+  const { run, awaitedJob } = await commitTransition({
     transaction,
     compiled,
     scope,
@@ -246,5 +246,5 @@ export async function createRunIn(
     metrics: transitionMetrics(context),
     traceContext,
   });
-  return { run: await readRunRecord(context, tx, scope, run), created: true };
+  return { run: await readRunRecord(context, tx, scope, run, awaitedJob), created: true };
 }

@@ -1,6 +1,7 @@
 import type { EngineContext } from '../engine-context.js';
 import { withExportability } from '../evidence/access-requests.js';
 import type { HandoffJobRow, Scope, StoreTransactionV1, StoredRun } from '../store/store-v1.js';
+import type { AwaitedJob } from '../kernel/commit-transition.js';
 import { withAwaitingDecisions } from './awaiting-decisions.js';
 import type { AwaitingHandoffJob, PostureRecord, RunRecord } from './run-record.js';
 
@@ -36,6 +37,7 @@ async function withHandoffOverlays(
   context: EngineContext,
   tx: StoreTransactionV1,
   run: StoredRun,
+  known: AwaitedJob,
 ): Promise<RunRecord> {
   const stored = run.record.awaiting && withAwaitingDecisions(run.record.awaiting, run.snapshot);
   const record = stored === run.record.awaiting ? run.record : { ...run.record, awaiting: stored };
@@ -46,7 +48,8 @@ async function withHandoffOverlays(
   const awaiting = record.awaiting;
   if (awaiting?.kind !== 'handoff')
     return posture === record.posture ? record : { ...record, posture };
-  const job = (await tx.handoffJobsOfRun(run.id)).find(
+  const jobs = known === undefined ? await tx.handoffJobsOfRun(run.id) : known ? [known] : [];
+  const job = jobs.find(
     (candidate): candidate is HandoffJobRow & { status: AwaitingHandoffJob['status'] } =>
       candidate.step === awaiting.step && candidate.status !== 'closed',
   );
@@ -59,13 +62,16 @@ async function withHandoffOverlays(
 
 /**
  * A run's record as the engine answers it (`getRun`, `listRuns`, a creation, a signal):
- * `evidence.exportable` current and the handoff overlays, read inside `tx`.
+ * `evidence.exportable` current and the handoff overlays, read inside `tx`. A transition
+ * that knows the awaited handoff's job (`awaitedJob`, the one it just queued or none)
+ * passes it, and it is not read again.
  */
 export async function readRunRecord(
   context: EngineContext,
   tx: StoreTransactionV1,
   scope: Scope,
   run: StoredRun,
+  awaitedJob?: AwaitedJob,
 ): Promise<RunRecord> {
-  return withExportability(tx, scope, await withHandoffOverlays(context, tx, run));
+  return withExportability(tx, scope, await withHandoffOverlays(context, tx, run, awaitedJob));
 }

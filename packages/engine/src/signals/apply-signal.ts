@@ -2,7 +2,7 @@ import type { EngineContext } from '../engine-context.js';
 import { EngineError } from '../errors.js';
 import { answeredAttempt } from '../handoffs/partner-key.js';
 import { applyEventTo, type AppliedEvent } from '../kernel/apply-event.js';
-import { loadRun, scenarioOfRun } from '../kernel/load-run.js';
+import { loadRunForTransition, scenarioOfRun } from '../kernel/load-run.js';
 import { describeRun, inRunSpan, SIGNAL_SPAN } from '../kernel/run-span.js';
 import type { Transaction } from '../kernel/transaction.js';
 import { countTransition, transitionMetrics } from '../kernel/transition-metrics.js';
@@ -78,8 +78,8 @@ export async function applySignal(
   signal: Signal,
 ): Promise<SignalResult> {
   const { tx } = transaction;
-  const loaded = await loadRun(tx, scope, runId);
-  return inRunSpan(context, SIGNAL_SPAN, loaded, describeSignal(signal), async (span) => {
+  const loaded = await loadRunForTransition(tx, scope, runId);
+  return inRunSpan(context, SIGNAL_SPAN, loaded.run, describeSignal(signal), async (span) => {
     const outcome = await applyEventTo(
       context,
       transaction,
@@ -107,7 +107,10 @@ async function signalResult(
   signal: Signal,
 ): Promise<SignalResult> {
   if (outcome.accepted)
-    return { run: await readRunRecord(context, tx, scope, outcome.run), applied: true };
+    return {
+      run: await readRunRecord(context, tx, scope, outcome.run, outcome.awaitedJob),
+      applied: true,
+    };
   const verdict = explainRefusal(
     scenarioOfRun(context.catalogue, outcome.before),
     outcome.before,

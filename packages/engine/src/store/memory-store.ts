@@ -5,6 +5,7 @@ import { memoryRunTables } from './memory-run-tables.js';
 import { emptyMemoryState } from './memory-state.js';
 import { memoryTimerTables } from './memory-timer-tables.js';
 import { memoryWebhookTables } from './memory-webhook-tables.js';
+import { transitionByOperations } from './transition-by-operations.js';
 import { guardStoreTransaction } from './store-guard.js';
 import { StoreError } from './store-error.js';
 import type { StoreTransactionV1, StoreV1 } from './store-v1.js';
@@ -27,7 +28,7 @@ export function createMemoryStore(): StoreV1 {
   let undoLog = new UndoLog();
   const undo = () => undoLog;
   // Guarded, so it refuses exactly the values the SQL stores cannot keep.
-  const tables: StoreTransactionV1 = guardStoreTransaction({
+  const parts = guardStoreTransaction({
     ...memoryRunTables(state, undo),
     ...memoryTimerTables(state, undo),
     ...memoryAccountTables(state, undo),
@@ -35,6 +36,8 @@ export function createMemoryStore(): StoreV1 {
     ...memoryWebhookTables(state.webhooks, undo),
     ...memoryHandoffJobTables(state.handoffJobs, undo),
   });
+  // A transition's read and write are the guarded operations, one after another.
+  const tables: StoreTransactionV1 = { ...parts, ...transitionByOperations(parts) };
   let queue: Promise<unknown> = Promise.resolve();
   let closed = false;
   return {

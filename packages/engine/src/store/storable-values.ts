@@ -65,6 +65,9 @@ const escapeToken = (token: string): string => token.replace(/~/g, '~0').replace
  * ```
  */
 export function findUnstorable(value: unknown, limit = 20): UnstorableValue[] {
+  // Nearly every value is storable: a walk that builds no pointers proves it; only a value
+  // with a problem is walked again to say where.
+  if (isStorable(value)) return [];
   const found: UnstorableValue[] = [];
   const visit = (node: unknown, pointer: string): void => {
     if (found.length >= limit) return;
@@ -86,6 +89,23 @@ export function findUnstorable(value: unknown, limit = 20): UnstorableValue[] {
   };
   visit(value, '');
   return found;
+}
+
+/** Whether every text (keys included) and number inside `node` is storable. */
+function isStorable(node: unknown): boolean {
+  if (typeof node === 'string') return textProblem(node) === undefined;
+  if (typeof node === 'number') return Number.isFinite(node);
+  if (typeof node !== 'object' || node === null) return true;
+  if (Array.isArray(node)) {
+    for (const item of node) if (!isStorable(item)) return false;
+    return true;
+  }
+  for (const key in node) {
+    if (!Object.hasOwn(node, key)) continue;
+    if (textProblem(key) !== undefined) return false;
+    if (!isStorable((node as Record<string, unknown>)[key])) return false;
+  }
+  return true;
 }
 
 /** Column-level numbers that a SQL `bigint` column holds instead of an `integer`. */

@@ -1,6 +1,28 @@
 import { firstUnstorableArgument, UNSTORABLE_MESSAGES } from './storable-values.js';
 import { StoreError } from './store-error.js';
-import type { StoreTransactionV1 } from './store-v1.js';
+import type { TransitionWrite } from './transition-spec.js';
+
+/**
+ * The arguments an operation is checked by: its own, except a transition's write, whose
+ * parts are checked as the operations writing them one by one would check theirs (rows of
+ * a list with integer columns in range).
+ */
+const checkedArguments = (name: string, args: readonly unknown[]): readonly unknown[] => {
+  if (name !== 'writeTransition') return args;
+  const write = args[0] as TransitionWrite;
+  return [
+    write.scope,
+    write.run,
+    write.expectedVersion,
+    write.records,
+    write.events,
+    write.deliveriesDueAt,
+    write.scheduleTimers,
+    write.settleTimers,
+    write.closeHandoffJobs,
+    write.insertHandoffJobs,
+  ];
+};
 
 /**
  * A transaction whose every operation first refuses arguments that no store could keep
@@ -17,7 +39,7 @@ import type { StoreTransactionV1 } from './store-v1.js';
  * // rejects: StoreError unstorable_value "getRun: argument 2 contains U+0000 (NUL), …"
  * ```
  */
-export function guardStoreTransaction(tx: StoreTransactionV1): StoreTransactionV1 {
+export function guardStoreTransaction<T extends object>(tx: T): T {
   const guarded: Record<string, unknown> = {};
   for (const [name, operation] of Object.entries(tx)) {
     if (typeof operation !== 'function') {
@@ -25,7 +47,7 @@ export function guardStoreTransaction(tx: StoreTransactionV1): StoreTransactionV
       continue;
     }
     guarded[name] = (...args: unknown[]): unknown => {
-      const found = firstUnstorableArgument(args);
+      const found = firstUnstorableArgument(checkedArguments(name, args));
       if (found === undefined) return (operation as (...a: unknown[]) => unknown).apply(tx, args);
       const where = `argument ${found.argument + 1}${found.pointer === '' ? '' : ` at ${found.pointer}`}`;
       return Promise.reject(
@@ -36,5 +58,5 @@ export function guardStoreTransaction(tx: StoreTransactionV1): StoreTransactionV
       );
     };
   }
-  return guarded as unknown as StoreTransactionV1;
+  return guarded as T;
 }

@@ -1,8 +1,10 @@
 import type { AccountOperations } from './account-spec.js';
 import type { HandoffJobOperations } from './handoff-job-spec.js';
+export type { RunForTransition, TransitionWrite, TransitionWritten } from './transition-spec.js';
 import type { IdempotencyOperations } from './idempotency-spec.js';
 import type { RunOperations } from './run-spec.js';
 import type { TimerOperations } from './timer-spec.js';
+import type { TransitionOperations } from './transition-spec.js';
 import type { WebhookOperations } from './webhook-spec.js';
 
 export type { Scope, Page, StoredRun, RunQuery } from './run-spec.js';
@@ -32,7 +34,8 @@ export interface StoreTransactionV1
     AccountOperations,
     WebhookOperations,
     IdempotencyOperations,
-    HandoffJobOperations {}
+    HandoffJobOperations,
+    TransitionOperations {}
 
 /**
  * Store spec v1: the one interface every store implements (memory here; PGlite and

@@ -1,5 +1,5 @@
 import type { Clock } from './clock.js';
-import type { Scope, StoreTransactionV1 } from '../store/store-v1.js';
+import type { Scope, StoreTransactionV1, TestClockRow } from '../store/store-v1.js';
 
 /**
  * The time of every scope. Live time is the live clock. Each account has its own test
@@ -10,6 +10,8 @@ import type { Scope, StoreTransactionV1 } from '../store/store-v1.js';
 export interface EnvironmentClocks {
   /** The scope's current time, read inside the caller's transaction. */
   now(tx: StoreTransactionV1, scope: Scope): Promise<Date>;
+  /** The scope's current time given its account's test clock as already read (none: at base). */
+  nowWith(scope: Scope, testClock: TestClockRow | undefined): Date;
   /** The base time of every test clock (an account that never advanced is at it). */
   testBase(): Date;
   /** The live clock's time. */
@@ -28,6 +30,10 @@ export function createEnvironmentClocks(liveClock: Clock, testBaseClock: Clock):
     async now(tx, scope) {
       if (scope.environment === 'live') return liveClock.now();
       return new Date(testBaseClock.now().getTime() + (await offsetOf(tx, scope.account)));
+    },
+    nowWith(scope, testClock) {
+      if (scope.environment === 'live') return liveClock.now();
+      return new Date(testBaseClock.now().getTime() + (testClock?.offset_ms ?? 0));
     },
     testBase: () => testBaseClock.now(),
     live: () => liveClock.now(),

@@ -188,7 +188,7 @@ describe('stopping gives leases back', () => {
     const memory = createMemoryStore();
     // The first timer fired stops the scheduler's pass (a SIGTERM in the middle of a batch).
     const store = spiedStore(memory, (operation) => {
-      if (armed && operation === 'settleTimers') controller.abort();
+      if (armed && operation === 'writeTransition') controller.abort();
     });
     const { engine, clock, advance } = harness({ store });
     const runs = [];

@@ -26,7 +26,7 @@ useContextManager();
 let meters: ReturnType<typeof metering>;
 afterEach(() => meters.shutdown());
 
-/** A memory store whose next `updateRun` loses a compare-and-swap race, once armed. */
+/** A memory store whose next transition loses its compare-and-swap race, once armed. */
 function racingStore(): StoreV1 & { arm(): void } {
   const store = createMemoryStore();
   let armed = false;
@@ -37,10 +37,10 @@ function racingStore(): StoreV1 & { arm(): void } {
       store.transaction((tx) =>
         work({
           ...tx,
-          updateRun(run, expected) {
-            if (!armed) return tx.updateRun(run, expected);
+          writeTransition(write) {
+            if (!armed) return tx.writeTransition(write);
             armed = false;
-            throw new StoreError('version_conflict', `run ${run.id} changed`);
+            throw new StoreError('version_conflict', `run ${write.run.id} changed`);
           },
         }),
       ),

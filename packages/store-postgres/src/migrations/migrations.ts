@@ -6,6 +6,7 @@ import { webhookFairClaimsMigration } from './0005-webhook-fair-claims.js';
 import { handoffJobsMigration } from './0006-handoff-jobs.js';
 import { traceContextMigration } from './0007-trace-context.js';
 import { runListFiltersMigration } from './0008-run-list-filters.js';
+import { leanOutboxIndexMigration } from './0009-lean-outbox-index.js';
 import type { Migration } from './migration.js';
 
 /**
@@ -13,7 +14,7 @@ import type { Migration } from './migration.js';
  *
  * @example
  * ```ts
- * MIGRATIONS.at(-1)!.version; // 8
+ * MIGRATIONS.at(-1)!.version; // 9
  * ```
  */
 export const MIGRATIONS: readonly Migration[] = [
@@ -25,6 +26,7 @@ export const MIGRATIONS: readonly Migration[] = [
   handoffJobsMigration,
   traceContextMigration,
   runListFiltersMigration,
+  leanOutboxIndexMigration,
 ];
 
 /** The schema version this package reads and writes. */

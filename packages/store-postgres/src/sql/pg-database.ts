@@ -1,10 +1,11 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { SqlDatabase, SqlExecutor } from './sql-database.js';
 import { serialQueue } from './serial-queue.js';
 import { toStoreError } from './sql-errors.js';
 
 /** Options of {@link createPgDatabase}: a pool you own, or a connection string. */
-export type PgDatabaseOptions =
+export type PgDatabaseOptions = (
   | {
       readonly pool: pg.Pool;
       readonly connectionString?: never;
@@ -18,19 +19,31 @@ export type PgDatabaseOptions =
       /** How long to wait for a connection before `store_unavailable`. @default 10000 */
       readonly connectionTimeoutMs?: number;
       readonly pool?: never;
-    };
+    }
+) & {
+  /**
+   * Run the statements of every transition as named prepared statements, planned once per
+   * connection. Turn it off behind a pooler that cannot keep them (PgBouncer in
+   * transaction mode before 1.21, or without `max_prepared_statements`). @default true
+   */
+  readonly preparedStatements?: boolean;
+};
 
 /**
  * Statements on one connection, one at a time in call order: callers may issue a
  * transaction's reads concurrently (the engine lists events with `Promise.all`), which `pg`
  * 8 only queues with a deprecation warning and `pg` 9 refuses.
  */
-const executor = (client: pg.PoolClient): SqlExecutor => {
+const executor = (client: pg.PoolClient, prepared: boolean): SqlExecutor => {
   const serial = serialQueue();
   return {
-    query: (text, params = []) =>
+    query: (text, params = [], options = {}) =>
       serial(async () => {
-        const result = await client.query<never>(text, params as unknown[]);
+        const result = await client.query<never>({
+          text,
+          values: params as unknown[],
+          ...(prepared && options.prepare ? { name: statementName(text) } : {}),
+        });
         return { rows: result.rows, rowCount: result.rowCount ?? 0 };
       }),
     script: (text) =>
@@ -39,6 +52,13 @@ const executor = (client: pg.PoolClient): SqlExecutor => {
       }),
   };
 };
+
+/**
+ * The name a statement is prepared under on each connection: derived from its text, so a
+ * name never stands for two texts.
+ */
+const statementName = (text: string): string =>
+  `programrun_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
 
 /**
  * A PostgreSQL server through a `pg` pool. Transactions run at READ COMMITTED: the store
@@ -52,6 +72,7 @@ const executor = (client: pg.PoolClient): SqlExecutor => {
  */
 export function createPgDatabase(options: PgDatabaseOptions): SqlDatabase {
   const owned = options.pool === undefined;
+  const prepared = options.preparedStatements ?? true;
   const pool =
     options.pool ??
     new pg.Pool({
@@ -63,6 +84,14 @@ export function createPgDatabase(options: PgDatabaseOptions): SqlDatabase {
   // An idle client losing its server connection must not crash the host: the next
   // checkout reconnects, and the failing statement reports `store_unavailable`.
   if (owned) pool.on('error', () => undefined);
+  // One executor per connection, kept while the pool keeps the connection: what is built
+  // over it (the store's transaction operations) is built once per connection.
+  const executors = new WeakMap<pg.PoolClient, SqlExecutor>();
+  const executorOf = (client: pg.PoolClient): SqlExecutor => {
+    let found = executors.get(client);
+    if (!found) executors.set(client, (found = executor(client, prepared)));
+    return found;
+  };
 
   async function withClient<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     let client: pg.PoolClient;
@@ -93,7 +122,7 @@ export function createPgDatabase(options: PgDatabaseOptions): SqlDatabase {
       return withClient(async (client) => {
         try {
           await client.query('BEGIN');
-          const value = await work(executor(client));
+          const value = await work(executorOf(client));
           await client.query('COMMIT');
           return value;
         } catch (error) {
@@ -105,7 +134,7 @@ export function createPgDatabase(options: PgDatabaseOptions): SqlDatabase {
     session(work) {
       return withClient(async (client) => {
         try {
-          return await work(executor(client));
+          return await work(executorOf(client));
         } catch (error) {
           throw toStoreError(error);
         }

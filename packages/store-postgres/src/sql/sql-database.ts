@@ -4,11 +4,25 @@ export interface SqlResult<Row> {
   readonly rowCount: number;
 }
 
+/** How a statement is run. */
+export interface QueryOptions {
+  /**
+   * Prepare the statement once per connection and reuse its plan (a named prepared
+   * statement on PostgreSQL, unless the database was opened without them): for the
+   * statements of every transition, whose text never varies with their values.
+   */
+  readonly prepare?: boolean;
+}
+
+/** The options of a statement every transition or request runs (prepared once per connection). */
+export const PREPARED: QueryOptions = { prepare: true };
+
 /** Runs statements on one connection (inside a transaction, or a session for migrations). */
 export interface SqlExecutor {
   query<Row = Record<string, unknown>>(
     text: string,
     params?: readonly unknown[],
+    options?: QueryOptions,
   ): Promise<SqlResult<Row>>;
   /** Runs a script of several statements without parameters (migrations). */
   script(text: string): Promise<void>;

@@ -1,6 +1,6 @@
 import type { Span } from '@opentelemetry/api';
 import { ATTRIBUTES } from '@programrun/engine';
-import type { SqlDatabase, SqlExecutor } from './sql-database.js';
+import type { QueryOptions, SqlDatabase, SqlExecutor } from './sql-database.js';
 
 /**
  * Runs `work` in a transaction of `database`, counting its statements (BEGIN and COMMIT
@@ -15,9 +15,9 @@ export async function countedTransaction<T>(
   let statements = 2;
   const result = await database.transaction((sql) =>
     work({
-      query<Row>(text: string, params?: readonly unknown[]) {
+      query<Row>(text: string, params?: readonly unknown[], options?: QueryOptions) {
         statements += 1;
-        return sql.query<Row>(text, params);
+        return sql.query<Row>(text, params, options);
       },
       script(text: string) {
         statements += 1;

@@ -7,7 +7,7 @@ import {
   type StoreTransactionV1,
   type TestClockRow,
 } from '@programrun/engine';
-import type { SqlExecutor } from '../sql/sql-database.js';
+import { PREPARED, type SqlExecutor } from '../sql/sql-database.js';
 
 type AccountTables = Pick<
   StoreTransactionV1,
@@ -49,6 +49,7 @@ export function accountTables(sql: SqlExecutor, schema: string): AccountTables {
       const { rows } = await sql.query<TestClockRow>(
         `SELECT ${CLOCK_COLUMNS} FROM ${schema}.test_clocks WHERE account = $1`,
         [account],
+        PREPARED,
       );
       return rows[0];
     },
@@ -90,6 +91,7 @@ export function accountTables(sql: SqlExecutor, schema: string): AccountTables {
       const { rows } = await sql.query<ApiKeyRow>(
         `SELECT ${KEY_COLUMNS} FROM ${schema}.api_keys WHERE secret_hash = $1`,
         [secretHash],
+        PREPARED,
       );
       return rows[0];
     },
@@ -188,6 +190,7 @@ export function accountTables(sql: SqlExecutor, schema: string): AccountTables {
         `SELECT ${REQUEST_COLUMNS} FROM ${schema}.access_requests
          WHERE account = $1 AND environment = $2 AND session_id = $3`,
         [scope.account, scope.environment, sessionId],
+        PREPARED,
       );
       return rows[0];
     },

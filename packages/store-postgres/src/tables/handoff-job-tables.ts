@@ -5,7 +5,7 @@ import {
   type HandoffPartyLoad,
   type StoreTransactionV1,
 } from '@programrun/engine';
-import type { SqlExecutor } from '../sql/sql-database.js';
+import { PREPARED, type SqlExecutor } from '../sql/sql-database.js';
 import { claimHandoffJobs } from './handoff-job-claim.js';
 import { withTraceContext } from './trace-context-column.js';
 
@@ -20,7 +20,7 @@ type HandoffJobTables = Pick<
   | 'handoffPartyLoads'
 >;
 
-const JOB_COLUMNS =
+export const JOB_COLUMNS =
   'id, run_id, account, environment, party, step, attempt, idempotency_key, request, deadline, status, calls, next_attempt_at, lease_owner, lease_until, last_error, created_at, updated_at, trace_context';
 
 /** `environment = $1`, then `account` and `party` when the query names them. */
@@ -69,6 +69,7 @@ export function handoffJobTables(sql: SqlExecutor, schema: string): HandoffJobTa
       const { rows } = await sql.query<HandoffJobRow>(
         `SELECT ${JOB_COLUMNS} FROM ${schema}.handoff_jobs WHERE run_id = $1`,
         [runId],
+        PREPARED,
       );
       return withTraceContext(rows).sort((a, b) =>
         a.step === b.step ? a.attempt - b.attempt : a.step < b.step ? -1 : 1,

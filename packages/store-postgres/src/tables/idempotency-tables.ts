@@ -1,5 +1,5 @@
 import type { IdempotencyRecord, Scope, StoreTransactionV1 } from '@programrun/engine';
-import type { SqlExecutor } from '../sql/sql-database.js';
+import { PREPARED, type SqlExecutor } from '../sql/sql-database.js';
 
 type IdempotencyTables = Pick<
   StoreTransactionV1,
@@ -20,9 +20,11 @@ const COLUMNS =
 export function idempotencyTables(sql: SqlExecutor, schema: string): IdempotencyTables {
   return {
     async lockIdempotencyRecord(scope: Scope, key: string) {
-      await sql.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-        `programrun:idempotency:${scope.account}:${scope.environment}:${key}`,
-      ]);
+      await sql.query(
+        'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))',
+        [`programrun:idempotency:${scope.account}:${scope.environment}:${key}`],
+        PREPARED,
+      );
       const { rows } = await sql.query<IdempotencyRecord>(
         `SELECT ${COLUMNS} FROM ${schema}.idempotency_keys
          WHERE account = $1 AND environment = $2 AND key = $3`,
@@ -49,6 +51,7 @@ export function idempotencyTables(sql: SqlExecutor, schema: string): Idempotency
           record.created_at,
           record.expires_at,
         ],
+        PREPARED,
       );
     },
 

@@ -7,7 +7,7 @@ import {
   type StoredRun,
   type StoreTransactionV1,
 } from '@programrun/engine';
-import type { SqlExecutor } from '../sql/sql-database.js';
+import { PREPARED, type SqlExecutor } from '../sql/sql-database.js';
 import { runListStatement } from './run-list-query.js';
 import { withTraceContext } from './trace-context-column.js';
 
@@ -22,12 +22,12 @@ type RunTables = Pick<
   | 'listRecords'
 >;
 
-const RUN_COLUMNS =
+export const RUN_COLUMNS =
   'id, account, environment, version, scenario_id, status, created_at, idempotency_key, snapshot, last_sequence, record, trace_context';
 
 const json = (value: unknown): string | null => (value === null ? null : JSON.stringify(value));
 
-const runParams = (run: StoredRun): unknown[] => [
+export const runParams = (run: StoredRun): unknown[] => [
   run.id,
   run.account,
   run.environment,
@@ -54,6 +54,7 @@ export function runTables(sql: SqlExecutor, schema: string): RunTables {
       const { rows } = await sql.query<StoredRun>(
         `SELECT ${RUN_COLUMNS} FROM ${schema}.runs WHERE id = $1 AND account = $2 AND environment = $3`,
         [id, scope.account, scope.environment],
+        PREPARED,
       );
       return withTraceContext(rows)[0];
     },
@@ -63,6 +64,7 @@ export function runTables(sql: SqlExecutor, schema: string): RunTables {
         `SELECT ${RUN_COLUMNS} FROM ${schema}.runs
          WHERE account = $1 AND environment = $2 AND idempotency_key = $3`,
         [scope.account, scope.environment, key],
+        PREPARED,
       );
       return withTraceContext(rows)[0];
     },

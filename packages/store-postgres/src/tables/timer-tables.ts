@@ -12,7 +12,7 @@ type TimerTables = Pick<
   | 'nextTimer'
 >;
 
-const TIMER_COLUMNS =
+export const TIMER_COLUMNS =
   'id, run_id, account, environment, kind, step, attempt, due_at, payload, status';
 
 /** `environment = $1` and, for one account's test clock, `account = $2`. */

@@ -38,7 +38,7 @@ type WebhookTables = Pick<
 
 const ENDPOINT_COLUMNS =
   'id, account, environment, url, description, enabled_events, status, disabled_reason, disabled_at, secrets, failing_since, disabled_count, created_at, updated_at';
-const EVENT_COLUMNS =
+export const EVENT_COLUMNS =
   'id, account, environment, type, created, run_id, sequence, body, trace_context';
 const DELIVERY_COLUMNS =
   'id, event_id, endpoint_id, account, environment, status, attempts, schedule_attempts, next_attempt_at, lease_until, last_error, created_at, updated_at, delivered_at';

@@ -1,0 +1,257 @@
+import { expect, it } from 'vitest';
+import { deliveryId } from '../outbox/enqueue-events.js';
+import type { Scope, StoreTransactionV1, StoreV1, TransitionWrite } from '../store/store-v1.js';
+import { transitionByOperations } from '../store/transition-by-operations.js';
+import type { WebhookEventRow } from '../store/webhook-spec.js';
+import {
+  expectStoreError,
+  otherAccount,
+  otherEnvironment,
+  record,
+  scope,
+  storedRun,
+  timer,
+  webhookEndpoint,
+  type WithStore,
+} from './fixtures.js';
+import { handoffJob } from './handoff-job-fixtures.js';
+
+const AT = '2026-01-01T00:10:00.000Z';
+
+/** The outbox event of `record(runId, sequence)` in `within`. */
+const event = (within: Scope, runId: string, sequence: number, type: string): WebhookEventRow => ({
+  id: `evt_${runId}_${sequence}`,
+  account: within.account,
+  environment: within.environment,
+  type,
+  created: AT,
+  run_id: runId,
+  sequence,
+  body: `{"id":"evt_${runId}_${sequence}","type":"${type}"}`,
+});
+
+/** A job of `runId` in `within`, queued or in another status. */
+const job = (within: Scope, runId: string, step: string, overrides = {}) =>
+  handoffJob(`${runId}_${step}`, within.account, 'bank', 0, {
+    run_id: runId,
+    environment: within.environment,
+    step,
+    ...overrides,
+  });
+
+/** A run in `within` at version 1 with two pending timers and an open handoff job. */
+async function seedRun(store: StoreV1, within: Scope, runId: string): Promise<void> {
+  await store.transaction(async (tx) => {
+    await tx.insertRun(storedRun(runId, { ...within }));
+    await tx.scheduleTimers([
+      timer(`${runId}_late`, '2026-01-01T02:00:00.000Z', { run_id: runId, ...within }),
+      timer(`${runId}_early`, '2026-01-01T01:00:00.000Z', { run_id: runId, ...within }),
+    ]);
+    await tx.insertHandoffJobs([job(within, runId, 'screen')]);
+  });
+}
+
+/** Endpoints of `within`: every event, handoff events only, disabled, and an unknown type. */
+async function seedEndpoints(store: StoreV1, within: Scope, prefix: string): Promise<void> {
+  await store.transaction(async (tx) => {
+    for (const endpoint of [
+      webhookEndpoint(`${prefix}_all`, { ...within }),
+      webhookEndpoint(`${prefix}_handoffs`, {
+        ...within,
+        enabled_events: ['program_run.handoff.*'],
+      }),
+      webhookEndpoint(`${prefix}_off`, { ...within, status: 'disabled' }),
+      webhookEndpoint(`${prefix}_completed`, {
+        ...within,
+        enabled_events: ['program_run.completed'],
+      }),
+    ])
+      await tx.insertWebhookEndpoint(endpoint);
+  });
+}
+
+/** The next transition of the seeded run: version 2, two records, timers and jobs moved. */
+function nextTransition(within: Scope, runId: string): TransitionWrite {
+  return {
+    scope: within,
+    run: storedRun(runId, { ...within, version: 2, last_sequence: 2 }),
+    expectedVersion: 1,
+    records: [record(runId, 1), record(runId, 2)],
+    events: [
+      event(within, runId, 1, 'program_run.handoff.confirmed'),
+      event(within, runId, 2, 'program_run.step.started'),
+    ],
+    deliveriesDueAt: AT,
+    scheduleTimers: [
+      timer(`${runId}_next`, '2026-01-01T03:00:00.000Z', { run_id: runId, ...within }),
+    ],
+    settleTimers: [`${runId}_early`],
+    closeHandoffJobs: { keep: [], at: AT },
+    insertHandoffJobs: [job(within, runId, 'deliver')],
+  };
+}
+
+/** Everything a transition may have written for a run. */
+async function writtenState(tx: StoreTransactionV1, within: Scope, runId: string) {
+  const events = await tx.listWebhookEvents(within, { run_id: runId, limit: 10 });
+  const deliveries = await Promise.all(
+    events.data.map((row) => tx.listWebhookDeliveries(within, row.id)),
+  );
+  return {
+    run: await tx.getRun(within, runId),
+    records: await tx.listRecords(within, runId),
+    events: events.data,
+    // Delivery ids digest the event and endpoint ids; checked on their own.
+    deliveries: deliveries.flat().map((row) => ({ ...row, id: '-' })),
+    timers: await tx.pendingTimers(runId),
+    jobs: await tx.handoffJobsOfRun(runId),
+  };
+}
+
+/** A run's written state with its id and account named alike, to compare two runs. */
+const alike = (state: unknown, runId: string, within: Scope): unknown =>
+  JSON.parse(JSON.stringify(state).replaceAll(runId, 'RUN').replaceAll(within.account, 'ACCT'));
+
+/**
+ * The Store spec v1 contract for a transition's one read and one write: the run with its
+ * pending timers and test clock; every part of the write applied together, fanned out to
+ * the subscribed endpoints exactly as the operations one by one would, or nothing at all.
+ */
+export function defineTransitionContract(withStore: WithStore): void {
+  it('reads a run with its pending timers in due order and its account test clock', () =>
+    withStore(async (store) => {
+      await seedRun(store, scope, 'prun_1');
+      await seedRun(store, otherEnvironment, 'prun_2');
+      await store.transaction(async (tx) => {
+        await tx.putTestClock({ account: scope.account, offset_ms: 90_000, updated_at: AT });
+        await tx.settleTimers(['prun_1_late'], 'fired');
+        await tx.scheduleTimers([
+          timer('prun_1_later', '2026-01-01T04:00:00.000Z', { run_id: 'prun_1' }),
+        ]);
+      });
+      await store.transaction(async (tx) => {
+        const loaded = await tx.loadRunForTransition(scope, 'prun_1');
+        expect(loaded?.run).toEqual(await tx.getRun(scope, 'prun_1'));
+        expect(loaded?.pendingTimers).toEqual(await tx.pendingTimers('prun_1'));
+        expect(loaded?.pendingTimers.map((row) => row.id)).toEqual([
+          'prun_1_early',
+          'prun_1_later',
+        ]);
+        expect(loaded?.testClock).toEqual(await tx.getTestClock(scope.account));
+        // A live run has no test clock; another scope's run is not found.
+        const live = await tx.loadRunForTransition(otherEnvironment, 'prun_2');
+        expect(live?.testClock).toBeUndefined();
+        expect(live?.pendingTimers).toHaveLength(2);
+        expect(await tx.loadRunForTransition(otherAccount, 'prun_1')).toBeUndefined();
+        expect(await tx.loadRunForTransition(scope, 'prun_missing')).toBeUndefined();
+      });
+    }));
+
+  it('writes a whole transition as the operations one by one would, deliveries included', () =>
+    withStore(async (store) => {
+      const pairs = [
+        [scope, 'prun_1'],
+        [otherAccount, 'prun_2'],
+      ] as const;
+      for (const [within, runId] of pairs) {
+        await seedRun(store, within, runId);
+        await seedEndpoints(store, within, `we_${within.account}`);
+      }
+      const written = await store.transaction((tx) =>
+        tx.writeTransition(nextTransition(scope, 'prun_1')),
+      );
+      const composed = await store.transaction((tx) =>
+        transitionByOperations(tx).writeTransition(nextTransition(otherAccount, 'prun_2')),
+      );
+      // Two events to the catch-all endpoint, the handoff event to the prefix subscriber.
+      expect(written).toEqual({ deliveries: 3 });
+      expect(composed).toEqual(written);
+      await store.transaction(async (tx) => {
+        const state = await writtenState(tx, scope, 'prun_1');
+        expect(alike(state, 'prun_1', scope)).toEqual(
+          alike(await writtenState(tx, otherAccount, 'prun_2'), 'prun_2', otherAccount),
+        );
+        expect(state.run?.version).toBe(2);
+        expect(state.records.map((row) => row.sequence)).toEqual([1, 2]);
+        expect(state.timers.map((row) => row.id)).toEqual(['prun_1_late', 'prun_1_next']);
+        expect(state.jobs.map((row) => [row.step, row.status])).toEqual([
+          ['deliver', 'queued'],
+          ['screen', 'closed'],
+        ]);
+        const [confirmed] = (await tx.listWebhookEvents(scope, { limit: 10 })).data.slice(-1);
+        expect(
+          (await tx.listWebhookDeliveries(scope, confirmed!.id)).map((row) => row.id).sort(),
+        ).toEqual(
+          [`we_${scope.account}_all`, `we_${scope.account}_handoffs`]
+            .map((endpoint) => deliveryId(confirmed!.id, endpoint))
+            .sort(),
+        );
+      });
+    }));
+
+  it('writes nothing at all when the run moved on (compare-and-swap)', () =>
+    withStore(async (store) => {
+      await seedRun(store, scope, 'prun_1');
+      await seedEndpoints(store, scope, 'we');
+      const before = await store.transaction((tx) => writtenState(tx, scope, 'prun_1'));
+      await expectStoreError(
+        store.transaction((tx) =>
+          tx.writeTransition({ ...nextTransition(scope, 'prun_1'), expectedVersion: 7 }),
+        ),
+        'version_conflict',
+      );
+      // Inside a transaction the caller goes on with: the failed write left nothing.
+      await store.transaction(async (tx) => {
+        await tx
+          .writeTransition({ ...nextTransition(scope, 'prun_1'), expectedVersion: 2 })
+          .catch(() => undefined);
+        expect(await writtenState(tx, scope, 'prun_1')).toEqual(before);
+      });
+      expect(await store.transaction((tx) => writtenState(tx, scope, 'prun_1'))).toEqual(before);
+    }));
+
+  it('inserts a new run with its first records, and refuses an id that exists', () =>
+    withStore(async (store) => {
+      const creation: TransitionWrite = {
+        ...nextTransition(scope, 'prun_9'),
+        run: storedRun('prun_9', { idempotency_key: 'key-9' }),
+        expectedVersion: null,
+        settleTimers: [],
+        closeHandoffJobs: null,
+      };
+      expect(await store.transaction((tx) => tx.writeTransition(creation))).toEqual({
+        deliveries: 0,
+      });
+      const state = await store.transaction((tx) => writtenState(tx, scope, 'prun_9'));
+      expect(state.run).toEqual(creation.run);
+      expect(state.records).toHaveLength(2);
+      expect(state.timers.map((row) => row.id)).toEqual(['prun_9_next']);
+      await expectStoreError(
+        store.transaction((tx) =>
+          tx.writeTransition({
+            ...creation,
+            run: storedRun('prun_10', { idempotency_key: 'key-9' }),
+          }),
+        ),
+        'duplicate_key',
+      );
+      expect(await store.transaction((tx) => tx.getRun(scope, 'prun_10'))).toBeUndefined();
+    }));
+
+  it('refuses a write with a value no store can keep, in any part', () =>
+    withStore(async (store) => {
+      await seedRun(store, scope, 'prun_1');
+      const write = nextTransition(scope, 'prun_1');
+      const refused: TransitionWrite[] = [
+        { ...write, records: [{ ...record('prun_1', 1), step: 'a\u0000b' }] },
+        { ...write, scheduleTimers: [{ ...write.scheduleTimers[0]!, attempt: 2 ** 31 }] },
+        { ...write, insertHandoffJobs: [{ ...write.insertHandoffJobs[0]!, calls: -(2 ** 32) }] },
+      ];
+      for (const bad of refused)
+        await expectStoreError(
+          store.transaction((tx) => tx.writeTransition(bad)),
+          'unstorable_value',
+        );
+      expect((await store.transaction((tx) => tx.getRun(scope, 'prun_1')))?.version).toBe(1);
+    }));
+}

@@ -1,0 +1,61 @@
+import { pendingDelivery } from '../outbox/enqueue-events.js';
+import { matchesEnabledEvents } from '../webhooks/event-filter.js';
+import type { StoreTransactionV1 } from './store-v1.js';
+import type { RunForTransition, TransitionWrite, TransitionWritten } from './transition-spec.js';
+import type { WebhookDeliveryRow } from './webhook-spec.js';
+
+/** The operations the composed transition operations are built from. */
+export type TransitionParts = Omit<StoreTransactionV1, 'loadRunForTransition' | 'writeTransition'>;
+
+/**
+ * {@link TransitionOperations} composed of a store's other operations, one after another
+ * in its transaction (the transaction makes them all or nothing): what the memory store
+ * uses, and what a store without a faster path can use.
+ *
+ * @example
+ * ```ts
+ * const tx = { ...tables, ...transitionByOperations(tables) };
+ * ```
+ */
+export function transitionByOperations(
+  tx: TransitionParts,
+): Pick<StoreTransactionV1, 'loadRunForTransition' | 'writeTransition'> {
+  return {
+    async loadRunForTransition(scope, id): Promise<RunForTransition | undefined> {
+      const run = await tx.getRun(scope, id);
+      if (!run) return undefined;
+      return {
+        run,
+        pendingTimers: await tx.pendingTimers(run.id),
+        testClock: scope.environment === 'test' ? await tx.getTestClock(scope.account) : undefined,
+      };
+    },
+
+    async writeTransition(write: TransitionWrite): Promise<TransitionWritten> {
+      const { scope, run } = write;
+      if (write.expectedVersion === null) await tx.insertRun(run);
+      else await tx.updateRun(run, write.expectedVersion);
+      if (write.records.length > 0) await tx.appendRecords(scope, write.records);
+      let deliveries = 0;
+      if (write.events.length > 0) {
+        await tx.insertWebhookEvents(write.events);
+        const endpoints = (await tx.listWebhookEndpoints(scope)).filter(
+          (endpoint) => endpoint.status === 'enabled',
+        );
+        const rows: WebhookDeliveryRow[] = write.events.flatMap((event) =>
+          endpoints
+            .filter((endpoint) => matchesEnabledEvents(endpoint.enabled_events, event.type))
+            .map((endpoint) => pendingDelivery(event, endpoint.id, write.deliveriesDueAt)),
+        );
+        if (rows.length > 0) await tx.insertWebhookDeliveries(rows);
+        deliveries = rows.length;
+      }
+      if (write.scheduleTimers.length > 0) await tx.scheduleTimers(write.scheduleTimers);
+      if (write.settleTimers.length > 0) await tx.settleTimers(write.settleTimers, 'cancelled');
+      if (write.closeHandoffJobs)
+        await tx.closeHandoffJobs(run.id, write.closeHandoffJobs.keep, write.closeHandoffJobs.at);
+      if (write.insertHandoffJobs.length > 0) await tx.insertHandoffJobs(write.insertHandoffJobs);
+      return { deliveries };
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import type { LifecycleRecord } from '../lifecycle/lifecycle-record.js';
+import type { HandoffJobRow } from './handoff-job-spec.js';
+import type { Scope, StoredRun } from './run-spec.js';
+import type { TestClockRow, TimerRow } from './timer-spec.js';
+import type { WebhookEventRow } from './webhook-spec.js';
+
+/** Everything a transition reads before the machine runs: one round trip on SQL stores. */
+export interface RunForTransition {
+  readonly run: StoredRun;
+  /** The run's pending timers, in due order (as `pendingTimers` lists them). */
+  readonly pendingTimers: readonly TimerRow[];
+  /** The account's test clock; undefined in live or when the clock never moved. */
+  readonly testClock: TestClockRow | undefined;
+}
+
+/**
+ * Everything one transition writes, applied all or nothing: the run (inserted, or updated
+ * by compare-and-swap on its version), its new lifecycle records and their outbox events
+ * (each fanned out to one pending delivery per enabled endpoint of the scope subscribed to
+ * its type), timers scheduled and settled, and handoff jobs closed and queued.
+ */
+export interface TransitionWrite {
+  readonly scope: Scope;
+  readonly run: StoredRun;
+  /** The version the stored run must be at; null to insert a new run. */
+  readonly expectedVersion: number | null;
+  readonly records: readonly LifecycleRecord[];
+  /** The records' outbox events, in record order. */
+  readonly events: readonly WebhookEventRow[];
+  /** When the events' deliveries fall due (the environment's base clock). */
+  readonly deliveriesDueAt: string;
+  readonly scheduleTimers: readonly TimerRow[];
+  /** Timers that fired or no longer apply (settled timers leave the pending set). */
+  readonly settleTimers: readonly string[];
+  /** Close the run's open handoff jobs except `keep` (null: leave them). */
+  readonly closeHandoffJobs: { readonly keep: readonly string[]; readonly at: string } | null;
+  readonly insertHandoffJobs: readonly HandoffJobRow[];
+}
+
+/** What {@link TransitionOperations.writeTransition} wrote that its caller acts on. */
+export interface TransitionWritten {
+  /** Deliveries queued for the events (0 when no endpoint subscribes). */
+  readonly deliveries: number;
+}
+
+/**
+ * A transition's read and write as one operation each, so a SQL store spends one round
+ * trip on each: the unit of work of the engine is BEGIN, `loadRunForTransition`,
+ * `writeTransition`, COMMIT.
+ */
+export interface TransitionOperations {
+  /** The run of the scope with its pending timers and the account's test clock. */
+  loadRunForTransition(scope: Scope, id: string): Promise<RunForTransition | undefined>;
+  /**
+   * Applies `write` whole: with `expectedVersion` set and the stored run at another
+   * version, writes nothing and throws a `version_conflict` StoreError; a new run whose
+   * id or idempotency key exists throws `duplicate_key`.
+   */
+  writeTransition(write: TransitionWrite): Promise<TransitionWritten>;
+}

@@ -1,0 +1,177 @@
+import {
+  StoreError,
+  type RunForTransition,
+  type StoredRun,
+  type StoreTransactionV1,
+  type TestClockRow,
+  type TimerRow,
+  type TransitionWrite,
+} from '@programrun/engine';
+import { PREPARED, type SqlExecutor } from '../sql/sql-database.js';
+import { JOB_COLUMNS } from './handoff-job-tables.js';
+import { RUN_COLUMNS, runParams } from './run-tables.js';
+import { TIMER_COLUMNS } from './timer-tables.js';
+import { withTraceContext } from './trace-context-column.js';
+import { EVENT_COLUMNS } from './webhook-tables.js';
+
+type TransitionTables = Pick<StoreTransactionV1, 'loadRunForTransition' | 'writeTransition'>;
+
+/** A run row read with its pending timers and its account's test clock. */
+type RunWithState = StoredRun & {
+  readonly pending_timers: TimerRow[];
+  readonly test_clock: TestClockRow | null;
+  readonly applied?: never;
+};
+
+/**
+ * The delivery id of event `e` to endpoint `p`, as `deliveryId` in the engine derives it:
+ * `wdl_` and the first 32 hex digits of the sha-256 of `<event id>:<endpoint id>`.
+ */
+const DELIVERY_ID = `'wdl_' || left(encode(sha256(convert_to(e.id || ':' || p.id, 'UTF8')), 'hex'), 32)`;
+
+/** Whether endpoint `p` subscribes to event `e`'s type, as `matchesEnabledEvents` decides. */
+const SUBSCRIBED = `EXISTS (SELECT 1 FROM json_array_elements_text(p.enabled_events) AS pattern(value)
+  WHERE pattern.value = '*' OR pattern.value = e.type
+     OR (right(pattern.value, 2) = '.*' AND starts_with(e.type, left(pattern.value, -1))))`;
+
+/**
+ * A transition in two statements. The read takes the run, its pending timers and its
+ * account's test clock in one round trip; the write is one statement whose first part is
+ * the run's compare-and-swap (or insert) and whose other parts (records, outbox events
+ * fanned out to the subscribed endpoints, timers, handoff jobs) write only when that part
+ * wrote the run, so a conflict writes nothing and the whole transition is one round trip.
+ */
+export function transitionTables(sql: SqlExecutor, schema: string): TransitionTables {
+  return {
+    async loadRunForTransition(scope, id): Promise<RunForTransition | undefined> {
+      const { rows } = await sql.query<RunWithState>(
+        `SELECT ${RUN_COLUMNS},
+           (SELECT coalesce(json_agg(t ORDER BY t.due_at, t.id), '[]')
+              FROM (SELECT ${TIMER_COLUMNS} FROM ${schema}.timers
+                    WHERE run_id = r.id AND status = 'pending') t) AS pending_timers,
+           (SELECT json_build_object('account', c.account, 'offset_ms', c.offset_ms,
+                     'updated_at', c.updated_at)
+              FROM ${schema}.test_clocks c
+              WHERE c.account = r.account AND r.environment = 'test') AS test_clock
+         FROM ${schema}.runs r WHERE id = $1 AND account = $2 AND environment = $3`,
+        [id, scope.account, scope.environment],
+        PREPARED,
+      );
+      const row = withTraceContext(rows)[0];
+      if (!row) return undefined;
+      const { pending_timers: pendingTimers, test_clock: testClock, ...run } = row;
+      return { run, pendingTimers, testClock: testClock ?? undefined };
+    },
+
+    async writeTransition(write: TransitionWrite) {
+      const { text, params } = transitionStatement(schema, write);
+      // The text varies only with which parts a write has: a few dozen prepared statements.
+      const { rows } = await sql.query<{ applied: number; deliveries: number }>(
+        text,
+        params,
+        PREPARED,
+      );
+      const written = rows[0]!;
+      if (written.applied !== 1) {
+        throw new StoreError(
+          'version_conflict',
+          `run ${write.run.id} is not at version ${write.expectedVersion}`,
+        );
+      }
+      return { deliveries: written.deliveries };
+    },
+  };
+}
+
+/** The one statement of a transition's write; parts with nothing to write are left out. */
+function transitionStatement(
+  schema: string,
+  write: TransitionWrite,
+): { text: string; params: unknown[] } {
+  const { run, scope } = write;
+  const params: unknown[] = [...runParams(run)];
+  const param = (value: unknown): string => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const parts: string[] = [];
+  if (write.expectedVersion === null) {
+    parts.push(`run AS (
+      INSERT INTO ${schema}.runs (${RUN_COLUMNS})
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, ${param(run.trace_context ?? null)})
+      RETURNING id)`);
+  } else {
+    parts.push(`run AS (
+      UPDATE ${schema}.runs SET version = $4, scenario_id = $5, status = $6, created_at = $7,
+        idempotency_key = $8, snapshot = $9, last_sequence = $10, record = $11
+      WHERE id = $1 AND account = $2 AND environment = $3 AND version = ${param(write.expectedVersion)}
+      RETURNING id)`);
+  }
+  const ran = 'EXISTS (SELECT 1 FROM run)';
+  if (write.records.length > 0) {
+    const records = write.records.map((record) => ({
+      run_id: record.run_id,
+      sequence: record.sequence,
+      record,
+    }));
+    parts.push(`records AS (
+      INSERT INTO ${schema}.lifecycle_records (run_id, sequence, account, environment, record)
+      SELECT r.run_id, r.sequence, $2, $3, r.record
+      FROM json_to_recordset(${param(JSON.stringify(records))}::json)
+        AS r(run_id text, sequence integer, record json)
+      WHERE ${ran})`);
+  }
+  let deliveries = '0';
+  if (write.events.length > 0) {
+    // WITH ORDINALITY keeps the events' order in `position` (the list order).
+    parts.push(`events AS (
+      INSERT INTO ${schema}.webhook_events (${EVENT_COLUMNS})
+      SELECT ${EVENT_COLUMNS}
+      FROM json_populate_recordset(NULL::${schema}.webhook_events, ${param(JSON.stringify(write.events))}::json)
+        WITH ORDINALITY AS e
+      WHERE ${ran} ORDER BY ordinality
+      RETURNING id, type)`);
+    const due = param(write.deliveriesDueAt);
+    parts.push(`deliveries AS (
+      INSERT INTO ${schema}.webhook_deliveries (id, event_id, endpoint_id, account, environment,
+        status, attempts, schedule_attempts, next_attempt_at, created_at, updated_at)
+      SELECT ${DELIVERY_ID}, e.id, p.id, $2, $3, 'pending', 0, 0, ${due}, ${due}, ${due}
+      FROM events e JOIN ${schema}.webhook_endpoints p
+        ON p.account = ${param(scope.account)} AND p.environment = ${param(scope.environment)}
+       AND p.status = 'enabled'
+      WHERE ${SUBSCRIBED}
+      RETURNING 1)`);
+    deliveries = '(SELECT count(*) FROM deliveries)';
+  }
+  if (write.scheduleTimers.length > 0) {
+    parts.push(`scheduled AS (
+      INSERT INTO ${schema}.timers (${TIMER_COLUMNS})
+      SELECT ${TIMER_COLUMNS}
+      FROM json_populate_recordset(NULL::${schema}.timers, ${param(JSON.stringify(write.scheduleTimers))}::json)
+      WHERE ${ran})`);
+  }
+  if (write.settleTimers.length > 0) {
+    parts.push(`settled AS (
+      DELETE FROM ${schema}.timers WHERE id = ANY(${param(write.settleTimers)}::text[]) AND ${ran})`);
+  }
+  if (write.closeHandoffJobs) {
+    parts.push(`closed AS (
+      UPDATE ${schema}.handoff_jobs
+      SET status = 'closed', lease_owner = NULL, lease_until = NULL,
+        updated_at = ${param(write.closeHandoffJobs.at)}
+      WHERE run_id = $1 AND status <> 'closed'
+        AND id <> ALL(${param(write.closeHandoffJobs.keep)}::text[]) AND ${ran})`);
+  }
+  if (write.insertHandoffJobs.length > 0) {
+    parts.push(`queued AS (
+      INSERT INTO ${schema}.handoff_jobs (${JOB_COLUMNS})
+      SELECT ${JOB_COLUMNS}
+      FROM json_populate_recordset(NULL::${schema}.handoff_jobs, ${param(JSON.stringify(write.insertHandoffJobs))}::json)
+      WHERE ${ran})`);
+  }
+  return {
+    text: `WITH ${parts.join(',\n')}
+      SELECT (SELECT count(*) FROM run)::integer AS applied, ${deliveries}::integer AS deliveries`,
+    params,
+  };
+}
