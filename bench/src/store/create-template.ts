@@ -3,6 +3,7 @@ import {
   createAccounts,
   createEngine,
   createMemoryStore,
+  lifecycleEventRows,
   type IdempotencyRecord,
   type LifecycleRecord,
   type StoredRun,
@@ -98,7 +99,7 @@ export async function captureCreate(compiled: CompiledScenario): Promise<Capture
     calls,
     run: write.run,
     records: write.records,
-    events: write.events,
+    events: lifecycleEventRows(write.run, write.records),
     timers: write.scheduleTimers,
     idempotency: find('putIdempotencyRecord').args[0] as IdempotencyRecord,
   };

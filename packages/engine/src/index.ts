@@ -159,6 +159,7 @@ export type {
   OutcomeRecord,
 } from './runs/run-record.js';
 export { webhookEventOf, webhookEventBody } from './webhooks/webhook-event.js';
+export { lifecycleEventRows } from './outbox/lifecycle-events.js';
 export type { WebhookEvent, WebhookEventRun } from './webhooks/webhook-event.js';
 export {
   classifyAddress,

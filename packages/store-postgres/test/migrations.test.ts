@@ -236,7 +236,7 @@ for (const target of targets) {
     it('applies each migration once when several hosts start at the same time', async () => {
       const { database, schema } = await open();
       const results = await Promise.all([0, 1, 2, 3].map(() => migrate(database, { schema })));
-      const applied = results.flatMap((result) => result.applied).sort();
+      const applied = results.flatMap((result) => result.applied).sort((a, b) => a - b);
       expect(applied).toEqual(MIGRATIONS.map((migration) => migration.version));
       expect(results.every((result) => result.version === SCHEMA_VERSION)).toBe(true);
     });

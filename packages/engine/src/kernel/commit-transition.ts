@@ -10,8 +10,6 @@ import { buildRunRecord, statusOf } from '../runs/build-run-record.js';
 import { FINAL_STATUSES, type ActivationPosture } from '../runs/run-record.js';
 import { advanceStages, initialStages } from '../runs/stage-progress.js';
 import type { HandoffJobRow, Scope, StoredRun, TimerRow } from '../store/store-v1.js';
-import { outboxRows } from '../outbox/enqueue-events.js';
-import { webhookEventOf } from '../webhooks/webhook-event.js';
 import type { EngineMetrics } from '../telemetry/engine-metrics.js';
 import { planTimers } from '../time/timer-plan.js';
 import { reconcileTimers } from './reconcile-timers.js';
@@ -177,25 +175,15 @@ export async function commitTransition(
     handoffs: input.handoffs,
     traceContext,
   });
-  const events = records.map((item) =>
-    webhookEventOf(
-      item,
-      { id: runId, scenario_id: compiled.id, scenario_digest: compiled.digest },
-      scope.environment,
-    ),
-  );
   const written = await tx.writeTransition({
     scope,
     run,
     expectedVersion: previous ? previous.version : null,
     records,
-    events: outboxRows(scope, events, traceContext),
     deliveriesDueAt: input.deliveries.dueAt(scope.environment),
     scheduleTimers: timers.schedule,
-    settleTimers: [
-      ...timers.cancel.map((timer) => timer.id),
-      ...(input.firedTimerId === undefined ? [] : [input.firedTimerId]),
-    ],
+    cancelTimers: timers.cancel.map((timer) => timer.id),
+    firedTimer: input.firedTimerId ?? null,
     closeHandoffJobs: jobs.close,
     insertHandoffJobs: jobs.insert,
   });

@@ -23,6 +23,7 @@ export function storedRun(
     status: 'waiting',
     created_at: at,
     inputs: { amount: '1.00' },
+    scenario_digest: `sha256:${'5'.repeat(64)}`,
   } as unknown as RunRecord;
   return {
     id,

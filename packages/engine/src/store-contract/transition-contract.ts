@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
 import { deliveryId } from '../outbox/enqueue-events.js';
+import { lifecycleEventRows } from '../outbox/lifecycle-events.js';
 import type { Scope, StoreTransactionV1, StoreV1, TransitionWrite } from '../store/store-v1.js';
 import { transitionByOperations } from '../store/transition-by-operations.js';
-import type { WebhookEventRow } from '../store/webhook-spec.js';
 import {
   expectStoreError,
   otherAccount,
@@ -18,16 +18,10 @@ import { handoffJob } from './handoff-job-fixtures.js';
 
 const AT = '2026-01-01T00:10:00.000Z';
 
-/** The outbox event of `record(runId, sequence)` in `within`. */
-const event = (within: Scope, runId: string, sequence: number, type: string): WebhookEventRow => ({
-  id: `evt_${runId}_${sequence}`,
-  account: within.account,
-  environment: within.environment,
+/** Record `sequence` of `runId`, of lifecycle event `type`. */
+const typed = (runId: string, sequence: number, type: string) => ({
+  ...record(runId, sequence),
   type,
-  created: AT,
-  run_id: runId,
-  sequence,
-  body: `{"id":"evt_${runId}_${sequence}","type":"${type}"}`,
 });
 
 /** A job of `runId` in `within`, queued or in another status. */
@@ -76,16 +70,16 @@ function nextTransition(within: Scope, runId: string): TransitionWrite {
     scope: within,
     run: storedRun(runId, { ...within, version: 2, last_sequence: 2 }),
     expectedVersion: 1,
-    records: [record(runId, 1), record(runId, 2)],
-    events: [
-      event(within, runId, 1, 'program_run.handoff.confirmed'),
-      event(within, runId, 2, 'program_run.step.started'),
+    records: [
+      typed(runId, 1, 'program_run.handoff.confirmed'),
+      typed(runId, 2, 'program_run.step.started'),
     ],
     deliveriesDueAt: AT,
     scheduleTimers: [
       timer(`${runId}_next`, '2026-01-01T03:00:00.000Z', { run_id: runId, ...within }),
     ],
-    settleTimers: [`${runId}_early`],
+    cancelTimers: [`${runId}_early`],
+    firedTimer: `${runId}_late`,
     closeHandoffJobs: { keep: [], at: AT },
     insertHandoffJobs: [job(within, runId, 'deliver')],
   };
@@ -172,8 +166,11 @@ export function defineTransitionContract(withStore: WithStore): void {
           alike(await writtenState(tx, otherAccount, 'prun_2'), 'prun_2', otherAccount),
         );
         expect(state.run?.version).toBe(2);
+        // Each record's event, with the body derived from it, newest first.
+        const write = nextTransition(scope, 'prun_1');
+        expect(state.events).toEqual(lifecycleEventRows(write.run, write.records).reverse());
         expect(state.records.map((row) => row.sequence)).toEqual([1, 2]);
-        expect(state.timers.map((row) => row.id)).toEqual(['prun_1_late', 'prun_1_next']);
+        expect(state.timers.map((row) => row.id)).toEqual(['prun_1_next']);
         expect(state.jobs.map((row) => [row.step, row.status])).toEqual([
           ['deliver', 'queued'],
           ['screen', 'closed'],
@@ -216,7 +213,8 @@ export function defineTransitionContract(withStore: WithStore): void {
         ...nextTransition(scope, 'prun_9'),
         run: storedRun('prun_9', { idempotency_key: 'key-9' }),
         expectedVersion: null,
-        settleTimers: [],
+        cancelTimers: [],
+        firedTimer: null,
         closeHandoffJobs: null,
       };
       expect(await store.transaction((tx) => tx.writeTransition(creation))).toEqual({

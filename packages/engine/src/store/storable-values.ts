@@ -111,30 +111,51 @@ function isStorable(node: unknown): boolean {
 /** Column-level numbers that a SQL `bigint` column holds instead of an `integer`. */
 const BIGINT_FIELDS = new Set(['offset_ms']);
 
+/** Whether `value` fits the column of `field` (a SQL `integer`, or a `bigint` for a few). */
+function fitsColumn(value: unknown, field: string): boolean {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return true;
+  return BIGINT_FIELDS.has(field)
+    ? Number.isSafeInteger(value)
+    : Number.isInteger(value) && value >= SQL_INTEGER_MIN && value <= SQL_INTEGER_MAX;
+}
+
+/** Whether every field of `row` (when it is an object) fits its column. */
+function rowFits(row: unknown): boolean {
+  if (typeof row !== 'object' || row === null || Array.isArray(row)) return true;
+  for (const key in row) {
+    if (Object.hasOwn(row, key) && !fitsColumn((row as Record<string, unknown>)[key], key))
+      return false;
+  }
+  return true;
+}
+
 /**
  * Numbers a store keeps in integer columns, as opposed to inside JSON documents: an
  * argument itself, a field of an argument, or a field of a row in an argument's list.
+ * Allocates nothing for an argument whose numbers all fit.
  */
 function integerColumnProblems(argument: unknown): UnstorableValue[] {
-  const check = (value: unknown, pointer: string, field: string): UnstorableValue[] => {
-    if (typeof value !== 'number' || !Number.isFinite(value)) return [];
-    const inRange = BIGINT_FIELDS.has(field)
-      ? Number.isSafeInteger(value)
-      : Number.isInteger(value) && value >= SQL_INTEGER_MIN && value <= SQL_INTEGER_MAX;
-    return inRange ? [] : [{ pointer, problem: 'integer_out_of_range' }];
+  const fits = Array.isArray(argument)
+    ? argument.every((row) => fitsColumn(row, '') && rowFits(row))
+    : fitsColumn(argument, '') && rowFits(argument);
+  if (fits) return [];
+  const problems: UnstorableValue[] = [];
+  const fields = (row: unknown, prefix: string): void => {
+    if (typeof row !== 'object' || row === null || Array.isArray(row)) return;
+    for (const [key, value] of Object.entries(row))
+      if (!fitsColumn(value, key))
+        problems.push({
+          pointer: `${prefix}/${escapeToken(key)}`,
+          problem: 'integer_out_of_range',
+        });
   };
-  const fields = (row: unknown, prefix: string): UnstorableValue[] =>
-    typeof row === 'object' && row !== null && !Array.isArray(row)
-      ? Object.entries(row).flatMap(([key, value]) =>
-          check(value, `${prefix}/${escapeToken(key)}`, key),
-        )
-      : [];
-  if (Array.isArray(argument))
-    return argument.flatMap((row, index) => [
-      ...check(row, `/${index}`, ''),
-      ...fields(row, `/${index}`),
-    ]);
-  return [...check(argument, '', ''), ...fields(argument, '')];
+  const check = (row: unknown, pointer: string): void => {
+    if (!fitsColumn(row, '')) problems.push({ pointer, problem: 'integer_out_of_range' });
+    fields(row, pointer);
+  };
+  if (Array.isArray(argument)) argument.forEach((row, index) => check(row, `/${index}`));
+  else check(argument, '');
+  return problems;
 }
 
 /**

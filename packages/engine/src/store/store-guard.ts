@@ -15,10 +15,10 @@ const checkedArguments = (name: string, args: readonly unknown[]): readonly unkn
     write.run,
     write.expectedVersion,
     write.records,
-    write.events,
     write.deliveriesDueAt,
     write.scheduleTimers,
-    write.settleTimers,
+    write.cancelTimers,
+    write.firedTimer,
     write.closeHandoffJobs,
     write.insertHandoffJobs,
   ];

@@ -1,4 +1,5 @@
 import { pendingDelivery } from '../outbox/enqueue-events.js';
+import { lifecycleEventRows } from '../outbox/lifecycle-events.js';
 import { matchesEnabledEvents } from '../webhooks/event-filter.js';
 import type { StoreTransactionV1 } from './store-v1.js';
 import type { RunForTransition, TransitionWrite, TransitionWritten } from './transition-spec.js';
@@ -37,12 +38,13 @@ export function transitionByOperations(
       else await tx.updateRun(run, write.expectedVersion);
       if (write.records.length > 0) await tx.appendRecords(scope, write.records);
       let deliveries = 0;
-      if (write.events.length > 0) {
-        await tx.insertWebhookEvents(write.events);
+      if (write.records.length > 0) {
+        const events = lifecycleEventRows(run, write.records);
+        await tx.insertWebhookEvents(events);
         const endpoints = (await tx.listWebhookEndpoints(scope)).filter(
           (endpoint) => endpoint.status === 'enabled',
         );
-        const rows: WebhookDeliveryRow[] = write.events.flatMap((event) =>
+        const rows: WebhookDeliveryRow[] = events.flatMap((event) =>
           endpoints
             .filter((endpoint) => matchesEnabledEvents(endpoint.enabled_events, event.type))
             .map((endpoint) => pendingDelivery(event, endpoint.id, write.deliveriesDueAt)),
@@ -51,7 +53,8 @@ export function transitionByOperations(
         deliveries = rows.length;
       }
       if (write.scheduleTimers.length > 0) await tx.scheduleTimers(write.scheduleTimers);
-      if (write.settleTimers.length > 0) await tx.settleTimers(write.settleTimers, 'cancelled');
+      if (write.cancelTimers.length > 0) await tx.settleTimers(write.cancelTimers, 'cancelled');
+      if (write.firedTimer !== null) await tx.settleTimers([write.firedTimer], 'fired');
       if (write.closeHandoffJobs)
         await tx.closeHandoffJobs(run.id, write.closeHandoffJobs.keep, write.closeHandoffJobs.at);
       if (write.insertHandoffJobs.length > 0) await tx.insertHandoffJobs(write.insertHandoffJobs);

@@ -2,7 +2,6 @@ import type { LifecycleRecord } from '../lifecycle/lifecycle-record.js';
 import type { HandoffJobRow } from './handoff-job-spec.js';
 import type { Scope, StoredRun } from './run-spec.js';
 import type { TestClockRow, TimerRow } from './timer-spec.js';
-import type { WebhookEventRow } from './webhook-spec.js';
 
 /** Everything a transition reads before the machine runs: one round trip on SQL stores. */
 export interface RunForTransition {
@@ -15,23 +14,25 @@ export interface RunForTransition {
 
 /**
  * Everything one transition writes, applied all or nothing: the run (inserted, or updated
- * by compare-and-swap on its version), its new lifecycle records and their outbox events
- * (each fanned out to one pending delivery per enabled endpoint of the scope subscribed to
- * its type), timers scheduled and settled, and handoff jobs closed and queued.
+ * by compare-and-swap on its version), its new lifecycle records and the outbox event of
+ * each (`lifecycleEventRows(run, records)`: same id, a body derived from the record alone,
+ * fanned out to one pending delivery per enabled endpoint of the scope subscribed to its
+ * type), timers scheduled and settled, and handoff jobs closed and queued.
  */
 export interface TransitionWrite {
   readonly scope: Scope;
   readonly run: StoredRun;
   /** The version the stored run must be at; null to insert a new run. */
   readonly expectedVersion: number | null;
+  /** The new records, in sequence order; each is also an outbox event. */
   readonly records: readonly LifecycleRecord[];
-  /** The records' outbox events, in record order. */
-  readonly events: readonly WebhookEventRow[];
   /** When the events' deliveries fall due (the environment's base clock). */
   readonly deliveriesDueAt: string;
   readonly scheduleTimers: readonly TimerRow[];
-  /** Timers that fired or no longer apply (settled timers leave the pending set). */
-  readonly settleTimers: readonly string[];
+  /** Pending timers that no longer apply, settled `cancelled` (they leave the pending set). */
+  readonly cancelTimers: readonly string[];
+  /** The timer whose firing this transition is, settled `fired`; null for none. */
+  readonly firedTimer: string | null;
   /** Close the run's open handoff jobs except `keep` (null: leave them). */
   readonly closeHandoffJobs: { readonly keep: readonly string[]; readonly at: string } | null;
   readonly insertHandoffJobs: readonly HandoffJobRow[];

@@ -7,6 +7,7 @@ import { handoffJobsMigration } from './0006-handoff-jobs.js';
 import { traceContextMigration } from './0007-trace-context.js';
 import { runListFiltersMigration } from './0008-run-list-filters.js';
 import { leanOutboxIndexMigration } from './0009-lean-outbox-index.js';
+import { outboxReferencesRecordsMigration } from './0010-outbox-references-records.js';
 import type { Migration } from './migration.js';
 
 /**
@@ -14,7 +15,7 @@ import type { Migration } from './migration.js';
  *
  * @example
  * ```ts
- * MIGRATIONS.at(-1)!.version; // 9
+ * MIGRATIONS.at(-1)!.version; // 10
  * ```
  */
 export const MIGRATIONS: readonly Migration[] = [
@@ -27,6 +28,7 @@ export const MIGRATIONS: readonly Migration[] = [
   traceContextMigration,
   runListFiltersMigration,
   leanOutboxIndexMigration,
+  outboxReferencesRecordsMigration,
 ];
 
 /** The schema version this package reads and writes. */

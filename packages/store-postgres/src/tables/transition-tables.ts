@@ -12,7 +12,7 @@ import { JOB_COLUMNS } from './handoff-job-tables.js';
 import { RUN_COLUMNS, runParams } from './run-tables.js';
 import { TIMER_COLUMNS } from './timer-tables.js';
 import { withTraceContext } from './trace-context-column.js';
-import { EVENT_COLUMNS } from './webhook-tables.js';
+import { EVENT_COLUMNS } from './event-bodies.js';
 
 type TransitionTables = Pick<StoreTransactionV1, 'loadRunForTransition' | 'writeTransition'>;
 
@@ -108,28 +108,34 @@ function transitionStatement(
       RETURNING id)`);
   }
   const ran = 'EXISTS (SELECT 1 FROM run)';
+  let deliveries = '0';
   if (write.records.length > 0) {
-    const records = write.records.map((record) => ({
-      run_id: record.run_id,
-      sequence: record.sequence,
-      record,
-    }));
+    const records = param(
+      JSON.stringify(
+        write.records.map((record) => ({
+          run_id: record.run_id,
+          sequence: record.sequence,
+          id: record.id,
+          type: record.type,
+          created: record.created,
+          record,
+        })),
+      ),
+    );
+    const rows = `json_to_recordset(${records}::json)
+        AS r(run_id text, sequence integer, id text, type text, created text, record json)`;
     parts.push(`records AS (
       INSERT INTO ${schema}.lifecycle_records (run_id, sequence, account, environment, record)
-      SELECT r.run_id, r.sequence, $2, $3, r.record
-      FROM json_to_recordset(${param(JSON.stringify(records))}::json)
-        AS r(run_id text, sequence integer, record json)
+      SELECT r.run_id, r.sequence, $2, $3, r.record FROM ${rows}
       WHERE ${ran})`);
-  }
-  let deliveries = '0';
-  if (write.events.length > 0) {
-    // WITH ORDINALITY keeps the events' order in `position` (the list order).
+    // Each record is also its outbox event, stored once: the event keeps no body of its
+    // own, and readers derive it from the record (\`withBodies\`).
     parts.push(`events AS (
       INSERT INTO ${schema}.webhook_events (${EVENT_COLUMNS})
-      SELECT ${EVENT_COLUMNS}
-      FROM json_populate_recordset(NULL::${schema}.webhook_events, ${param(JSON.stringify(write.events))}::json)
-        WITH ORDINALITY AS e
-      WHERE ${ran} ORDER BY ordinality
+      SELECT r.id, $2, $3, r.type, r.created, r.run_id, r.sequence, NULL,
+        ${param(run.trace_context ?? null)}::text
+      FROM ${rows}
+      WHERE ${ran} ORDER BY r.sequence
       RETURNING id, type)`);
     const due = param(write.deliveriesDueAt);
     parts.push(`deliveries AS (
@@ -150,9 +156,11 @@ function transitionStatement(
       FROM json_populate_recordset(NULL::${schema}.timers, ${param(JSON.stringify(write.scheduleTimers))}::json)
       WHERE ${ran})`);
   }
-  if (write.settleTimers.length > 0) {
+  // Settled timers are deleted, fired or cancelled alike (as `settleTimers` does).
+  const settled = [...write.cancelTimers, ...(write.firedTimer === null ? [] : [write.firedTimer])];
+  if (settled.length > 0) {
     parts.push(`settled AS (
-      DELETE FROM ${schema}.timers WHERE id = ANY(${param(write.settleTimers)}::text[]) AND ${ran})`);
+      DELETE FROM ${schema}.timers WHERE id = ANY(${param(settled)}::text[]) AND ${ran})`);
   }
   if (write.closeHandoffJobs) {
     parts.push(`closed AS (

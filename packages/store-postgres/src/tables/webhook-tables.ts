@@ -12,6 +12,12 @@ import {
 } from '@programrun/engine';
 import type { SqlExecutor } from '../sql/sql-database.js';
 import { claimWebhookDeliveries } from './webhook-claim.js';
+import {
+  EVENT_COLUMNS,
+  eventsWithRecords,
+  withBodies,
+  type EventWithRecord,
+} from './event-bodies.js';
 import { withTraceContext } from './trace-context-column.js';
 
 type WebhookTables = Pick<
@@ -38,8 +44,6 @@ type WebhookTables = Pick<
 
 const ENDPOINT_COLUMNS =
   'id, account, environment, url, description, enabled_events, status, disabled_reason, disabled_at, secrets, failing_since, disabled_count, created_at, updated_at';
-export const EVENT_COLUMNS =
-  'id, account, environment, type, created, run_id, sequence, body, trace_context';
 const DELIVERY_COLUMNS =
   'id, event_id, endpoint_id, account, environment, status, attempts, schedule_attempts, next_attempt_at, lease_until, last_error, created_at, updated_at, delivered_at';
 const ATTEMPT_COLUMNS =
@@ -146,12 +150,12 @@ export function webhookTables(sql: SqlExecutor, schema: string): WebhookTables {
     },
 
     async getWebhookEvent(scope: Scope, id: string) {
-      const { rows } = await sql.query<WebhookEventRow>(
-        `SELECT ${EVENT_COLUMNS} FROM ${schema}.webhook_events
-         WHERE id = $1 AND account = $2 AND environment = $3`,
+      const { rows } = await sql.query<EventWithRecord>(
+        `${eventsWithRecords(schema)}
+         WHERE e.id = $1 AND e.account = $2 AND e.environment = $3`,
         [id, scope.account, scope.environment],
       );
-      return withTraceContext(rows)[0];
+      return withTraceContext(withBodies(rows))[0];
     },
 
     async listWebhookEvents(
@@ -179,15 +183,13 @@ export function webhookTables(sql: SqlExecutor, schema: string): WebhookTables {
         );
       }
       params.push(query.limit + 1);
-      const { rows } = await sql.query<WebhookEventRow>(
-        `SELECT ${EVENT_COLUMNS.split(', ')
-          .map((column) => `e.${column}`)
-          .join(', ')} FROM ${schema}.webhook_events e
+      const { rows } = await sql.query<EventWithRecord>(
+        `${eventsWithRecords(schema)}
          WHERE ${where.join(' AND ')} ORDER BY e.position DESC LIMIT $${params.length}`,
         params,
       );
       return {
-        data: withTraceContext(rows.slice(0, query.limit)),
+        data: withTraceContext(withBodies(rows.slice(0, query.limit))),
         has_more: rows.length > query.limit,
       };
     },

@@ -1,0 +1,77 @@
+// The statements of every transition are named prepared statements on PostgreSQL, planned
+// once per connection; `preparedStatements: false` (for a pooler that cannot keep them)
+// sends them unnamed and prepares nothing. Both run the same transitions.
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadCatalogue } from '@programrun/dsl/node';
+import { createEngine, partnerIdempotencyKey } from '@programrun/engine';
+import { createPgDatabase, createSqlStore, migrate, quoteSchema } from '../src/index.js';
+import { dropSchema, freshSchema, TEST_DATABASE_URL } from './support/test-database.js';
+
+const scenarios = await loadCatalogue(
+  fileURLToPath(new URL('../../../scenarios/', import.meta.url)),
+);
+const scope = { account: 'acct_prepared', environment: 'live' } as const;
+const schemas: string[] = [];
+afterEach(async () => {
+  for (const schema of schemas.splice(0)) await dropSchema(schema);
+});
+
+/** Runs a wallet delivery to its release approval and lists the connection's prepared statements. */
+async function preparedAfterTransitions(preparedStatements: boolean): Promise<string[]> {
+  const schema = freshSchema();
+  schemas.push(schema);
+  // One connection, so the session read below is the connection the transitions used.
+  const database = createPgDatabase({
+    connectionString: TEST_DATABASE_URL,
+    maxConnections: 1,
+    preparedStatements,
+  });
+  try {
+    await migrate(database, { schema });
+    const engine = createEngine({
+      store: createSqlStore(database, quoteSchema(schema)),
+      scenarios,
+    });
+    for (let index = 0; index < 2; index += 1) {
+      const { run } = await engine.createRun(scope, {
+        scenario_id: 'wallet-delivery@v1',
+        inputs: {
+          amount: '125.00',
+          destination_wallet_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+        },
+      });
+      const answered = await engine.signal(scope, run.id, {
+        kind: 'handoff',
+        step: 'screen_destination',
+        outcome: 'confirmed',
+        reference: 'case-1',
+        data: { risk: 'low' },
+        idempotency_key: partnerIdempotencyKey(run.id, 'screen_destination', 1),
+      });
+      expect(answered.run.awaiting?.step).toBe('release_approval');
+    }
+    const { rows } = await database.session((sql) =>
+      sql.query<{ name: string; statement: string }>(
+        'SELECT name, statement FROM pg_prepared_statements ORDER BY name',
+      ),
+    );
+    return rows.map((row) => `${row.name}: ${row.statement.trim().split(/\s+/)[0]!}`);
+  } finally {
+    await database.close();
+  }
+}
+
+describe('prepared statements on PostgreSQL', () => {
+  it('prepares the read and the write of a transition once per connection', async () => {
+    const prepared = await preparedAfterTransitions(true);
+    expect(prepared.every((entry) => /^programrun_[0-9a-f]{24}: /.test(entry))).toBe(true);
+    // The create's write, the signal's read and its write: prepared once, reused by the second run.
+    expect(prepared.filter((entry) => entry.endsWith(': WITH'))).toHaveLength(2);
+    expect(prepared.filter((entry) => entry.endsWith(': SELECT')).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('prepares nothing with preparedStatements: false', async () => {
+    expect(await preparedAfterTransitions(false)).toEqual([]);
+  });
+});
