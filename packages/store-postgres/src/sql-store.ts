@@ -1,5 +1,5 @@
 import { trace } from '@opentelemetry/api';
-import type { StoreTransactionV1, StoreV1 } from '@programrun/engine';
+import type { StoredRun, StoreTransactionV1, StoreV1 } from '@programrun/engine';
 import { guardStoreTransaction, StoreError } from '@programrun/engine';
 import type { SqlDatabase, SqlExecutor } from './sql/sql-database.js';
 import { countedTransaction } from './sql/statement-count.js';
@@ -9,7 +9,8 @@ import { handoffJobTables } from './tables/handoff-job-tables.js';
 import { idempotencyTables } from './tables/idempotency-tables.js';
 import { runTables } from './tables/run-tables.js';
 import { timerTables } from './tables/timer-tables.js';
-import { transitionTables } from './tables/transition-tables.js';
+import { createRunCache } from './tables/run-cache.js';
+import { transitionTables, type TransitionRuns } from './tables/transition-tables.js';
 import { webhookTables } from './tables/webhook-tables.js';
 
 /** A Store spec v1 over SQL, plus what a host needs to know about where it writes. */
@@ -25,7 +26,11 @@ export interface SqlStore extends StoreV1 {
  * unpaired surrogate, an integer beyond its column) is an `unstorable_value` StoreError
  * before any statement runs.
  */
-function sqlTransaction(sql: SqlExecutor, schema: string): StoreTransactionV1 {
+function sqlTransaction(
+  sql: SqlExecutor,
+  schema: string,
+  runs: TransitionRuns,
+): StoreTransactionV1 {
   return guardStoreTransaction({
     ...runTables(sql, schema),
     ...timerTables(sql, schema),
@@ -33,7 +38,7 @@ function sqlTransaction(sql: SqlExecutor, schema: string): StoreTransactionV1 {
     ...idempotencyTables(sql, schema),
     ...webhookTables(sql, schema),
     ...handoffJobTables(sql, schema),
-    ...transitionTables(sql, schema),
+    ...transitionTables(sql, schema, runs),
   });
 }
 
@@ -49,25 +54,40 @@ function sqlTransaction(sql: SqlExecutor, schema: string): StoreTransactionV1 {
 export function createSqlStore(database: SqlDatabase, schema: string): SqlStore {
   let closed = false;
   const health = sqlStoreHealth(database, schema);
+  // Runs this store wrote in transactions that committed: a transition's read of one of
+  // them leaves its documents on the server.
+  const cache = createRunCache();
+  // What the running transaction of each executor wrote (an executor runs one at a time).
+  const written = new WeakMap<SqlExecutor, StoredRun[]>();
   // The operations over an executor, built once per executor (once per pooled connection
   // on PostgreSQL) rather than once per transaction.
   const operations = new WeakMap<SqlExecutor, StoreTransactionV1>();
   const operationsOf = (sql: SqlExecutor): StoreTransactionV1 => {
     let found = operations.get(sql);
-    if (!found) operations.set(sql, (found = sqlTransaction(sql, schema)));
+    if (!found) {
+      const runs: TransitionRuns = { cache, written: (run) => written.get(sql)?.push(run) };
+      operations.set(sql, (found = sqlTransaction(sql, schema, runs)));
+    }
     return found;
   };
   return {
     specificationVersion: 'v1',
     name: database.kind,
     schema,
-    transaction(work) {
-      if (closed) return Promise.reject(new StoreError('store_unavailable', 'the store is closed'));
+    async transaction(work) {
+      if (closed) throw new StoreError('store_unavailable', 'the store is closed');
+      let runs: StoredRun[] = [];
+      const inner = (sql: SqlExecutor) => {
+        written.set(sql, (runs = []));
+        return work(operationsOf(sql));
+      };
       // Under a recording span (the engine's transaction span), its statements are counted.
       const span = trace.getActiveSpan();
-      if (span?.isRecording())
-        return countedTransaction(database, span, (sql) => work(operationsOf(sql)));
-      return database.transaction((sql) => work(operationsOf(sql)));
+      const value = await (span?.isRecording()
+        ? countedTransaction(database, span, inner)
+        : database.transaction(inner));
+      cache.remember(runs);
+      return value;
     },
     health() {
       if (closed) return Promise.reject(new StoreError('store_unavailable', 'the store is closed'));

@@ -119,13 +119,22 @@ describe.each(STORES)('a host killed with SIGKILL under load ($kind)', ({ kind }
         { timeoutMs: 30_000 },
       );
       expect(receiver.rejected).toEqual([]);
-      for (const status of ['pending', 'failed']) {
-        const left = await client.call<{ data: unknown[] }>(
-          'GET',
-          `/v1/events?delivery_status=${status}&limit=1`,
-        );
-        expect(left.body.data, `${status} deliveries`).toEqual([]);
-      }
+      // The receiver answers before the dispatcher records the delivery: wait for the last
+      // ones to be recorded, then nothing may be pending or failed.
+      const left = async (status: string) =>
+        (
+          await client.call<{ data: unknown[] }>(
+            'GET',
+            `/v1/events?delivery_status=${status}&limit=1`,
+          )
+        ).body.data;
+      await waitFor(
+        'every delivery recorded',
+        async () => ((await left('pending')).length === 0 ? true : undefined),
+        { timeoutMs: 30_000 },
+      );
+      for (const status of ['pending', 'failed'])
+        expect(await left(status), `${status} deliveries`).toEqual([]);
 
       // Stopped cleanly, the store itself holds no timer: every one fired or was settled.
       await lives.at(-1)!.stop();

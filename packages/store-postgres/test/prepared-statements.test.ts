@@ -4,9 +4,10 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadCatalogue } from '@programrun/dsl/node';
-import { createEngine, partnerIdempotencyKey } from '@programrun/engine';
+import { createEngine } from '@programrun/engine';
 import { createPgDatabase, createSqlStore, migrate, quoteSchema } from '../src/index.js';
 import { dropSchema, freshSchema, TEST_DATABASE_URL } from './support/test-database.js';
+import { walletAnswer, WALLET_LIVE_INPUTS } from './support/wallet-signals.js';
 
 const scenarios = await loadCatalogue(
   fileURLToPath(new URL('../../../scenarios/', import.meta.url)),
@@ -36,19 +37,13 @@ async function preparedAfterTransitions(preparedStatements: boolean): Promise<st
     for (let index = 0; index < 2; index += 1) {
       const { run } = await engine.createRun(scope, {
         scenario_id: 'wallet-delivery@v1',
-        inputs: {
-          amount: '125.00',
-          destination_wallet_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
-        },
+        inputs: WALLET_LIVE_INPUTS,
       });
-      const answered = await engine.signal(scope, run.id, {
-        kind: 'handoff',
-        step: 'screen_destination',
-        outcome: 'confirmed',
-        reference: 'case-1',
-        data: { risk: 'low' },
-        idempotency_key: partnerIdempotencyKey(run.id, 'screen_destination', 1),
-      });
+      const answered = await engine.signal(
+        scope,
+        run.id,
+        walletAnswer(run.id, 'screen_destination'),
+      );
       expect(answered.run.awaiting?.step).toBe('release_approval');
     }
     const { rows } = await database.session((sql) =>

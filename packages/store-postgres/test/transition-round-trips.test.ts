@@ -4,28 +4,36 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '@programrun/dsl/node';
-import { createEngine, partnerIdempotencyKey, type Scope } from '@programrun/engine';
-import type { SqlExecutor } from '../src/index.js';
+import { createEngine, type Scope } from '@programrun/engine';
+import {
+  createPGliteDatabase,
+  createSqlStore,
+  migrate,
+  type QueryOptions,
+  type SqlDatabase,
+  type SqlExecutor,
+} from '../src/index.js';
 import { usePGliteSchemas } from './support/pglite-schemas.js';
+import { RELEASE, walletAnswer, WALLET_LIVE_INPUTS } from './support/wallet-signals.js';
 
 const scenarios = await loadCatalogue(
   fileURLToPath(new URL('../../../scenarios/', import.meta.url)),
 );
-const INPUTS = {
-  amount: '125.00',
-  destination_wallet_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
-  network: 'base',
-};
 
 /** The statements of each transaction, as their first words. */
 const transactions: string[][] = [];
+/** Whether each transition's read brought the run's documents (its snapshot) back. */
+const documentsRead: boolean[] = [];
 const counting = (sql: SqlExecutor): Promise<SqlExecutor> => {
   const statements: string[] = [];
   transactions.push(statements);
   return Promise.resolve({
-    query(text, params, options) {
+    async query<Row>(text: string, params?: readonly unknown[], options?: QueryOptions) {
       statements.push(text.trim().split(/\s+/).slice(0, 2).join(' '));
-      return sql.query(text, params, options);
+      const result = await sql.query<Row>(text, params, options);
+      if (/pending_timers/.test(text))
+        documentsRead.push((result.rows[0] as { snapshot: unknown } | undefined)?.snapshot != null);
+      return result;
     },
     script: (text) => sql.script(text),
   });
@@ -49,36 +57,55 @@ describe('a transition on a SQL store', () => {
         const scope: Scope = { account: 'acct_round_trips', environment };
         const { run } = await engine.createRun(scope, {
           scenario_id: 'wallet-delivery@v1',
-          inputs: INPUTS,
-        });
-        const answer = (step: string) => ({
-          kind: 'handoff' as const,
-          step,
-          outcome: 'confirmed' as const,
-          reference: `ref_${step}`,
-          data: step === 'screen_destination' ? { risk: 'low' } : {},
-          idempotency_key: partnerIdempotencyKey(run.id, step, 1),
+          inputs: WALLET_LIVE_INPUTS,
         });
         const signals = [
-          answer('screen_destination'),
-          {
-            kind: 'approval' as const,
-            step: 'release_approval',
-            decision: 'approve' as const,
-            approver: 'ops:alice',
-          },
-          answer('transfer_to_wallet'),
+          walletAnswer(run.id, 'screen_destination'),
+          RELEASE,
+          walletAnswer(run.id, 'transfer_to_wallet'),
         ];
+        documentsRead.length = 0;
         for (const signal of signals) {
           const seen = await statementsOf(() => engine.signal(scope, run.id, signal));
-          expect(seen, `${signal.step} in ${environment}`).toEqual([['SELECT id,', 'WITH run']]);
+          expect(seen, `${signal.step} in ${environment}`).toEqual([['SELECT r.id,', 'WITH run']]);
         }
+        // This host wrote every version it read: the documents stayed on the server.
+        expect(documentsRead).toEqual([false, false, false]);
         expect((await engine.getRun(scope, run.id)).status).toBe('completed');
       } finally {
         await store.close();
       }
     },
   );
+
+  it('reads a run whole once another host moved it on, and finishes it', async () => {
+    // Two stores (two hosts, each with its own cache) over the same tables.
+    const database = await createPGliteDatabase();
+    try {
+      await migrate(database, { schema: 'two_hosts' });
+      const counted: SqlDatabase = {
+        ...database,
+        transaction: (work) => database.transaction(async (sql) => work(await counting(sql))),
+      };
+      const hostA = createEngine({ store: createSqlStore(counted, '"two_hosts"'), scenarios });
+      const hostB = createEngine({ store: createSqlStore(counted, '"two_hosts"'), scenarios });
+      const scope: Scope = { account: 'acct_two_hosts', environment: 'live' };
+      const { run } = await hostA.createRun(scope, {
+        scenario_id: 'wallet-delivery@v1',
+        inputs: WALLET_LIVE_INPUTS,
+      });
+      documentsRead.length = 0;
+      await hostB.signal(scope, run.id, walletAnswer(run.id, 'screen_destination'));
+      await hostA.signal(scope, run.id, RELEASE);
+      // B had never seen the run; A's cached version was behind B's write: both read it whole.
+      expect(documentsRead).toEqual([true, true]);
+      const done = await hostB.signal(scope, run.id, walletAnswer(run.id, 'transfer_to_wallet'));
+      expect(done.run.status).toBe('completed');
+      expect(done.run).toEqual(await hostA.getRun(scope, run.id));
+    } finally {
+      await database.close();
+    }
+  });
 
   it('creates a run with one write (and, in test, one read of the account clock)', async () => {
     const store = await freshStore();
@@ -88,7 +115,7 @@ describe('a transition on a SQL store', () => {
         const seen = await statementsOf(() =>
           engine.createRun(
             { account: 'acct_round_trips', environment },
-            { scenario_id: 'wallet-delivery@v1', inputs: INPUTS },
+            { scenario_id: 'wallet-delivery@v1', inputs: WALLET_LIVE_INPUTS },
           ),
         );
         expect(seen).toEqual([

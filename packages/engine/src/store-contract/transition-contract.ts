@@ -236,6 +236,23 @@ export function defineTransitionContract(withStore: WithStore): void {
       expect(await store.transaction((tx) => tx.getRun(scope, 'prun_10'))).toBeUndefined();
     }));
 
+  it("refuses a write whose run is not of the write's scope, writing nothing", () =>
+    withStore(async (store) => {
+      await seedRun(store, otherAccount, 'prun_2');
+      await seedEndpoints(store, scope, 'we');
+      const before = await store.transaction((tx) => writtenState(tx, otherAccount, 'prun_2'));
+      // The other account's run, in a write of this scope: its events must never reach
+      // this scope's endpoints.
+      await expect(
+        store.transaction((tx) =>
+          tx.writeTransition({ ...nextTransition(otherAccount, 'prun_2'), scope }),
+        ),
+      ).rejects.toThrow(TypeError);
+      expect(await store.transaction((tx) => writtenState(tx, otherAccount, 'prun_2'))).toEqual(
+        before,
+      );
+    }));
+
   it('refuses a write with a value no store can keep, in any part', () =>
     withStore(async (store) => {
       await seedRun(store, scope, 'prun_1');

@@ -2,7 +2,12 @@ import { pendingDelivery } from '../outbox/enqueue-events.js';
 import { lifecycleEventRows } from '../outbox/lifecycle-events.js';
 import { matchesEnabledEvents } from '../webhooks/event-filter.js';
 import type { StoreTransactionV1 } from './store-v1.js';
-import type { RunForTransition, TransitionWrite, TransitionWritten } from './transition-spec.js';
+import {
+  assertOneScope,
+  type RunForTransition,
+  type TransitionWrite,
+  type TransitionWritten,
+} from './transition-spec.js';
 import type { WebhookDeliveryRow } from './webhook-spec.js';
 
 /** The operations the composed transition operations are built from. */
@@ -33,6 +38,7 @@ export function transitionByOperations(
     },
 
     async writeTransition(write: TransitionWrite): Promise<TransitionWritten> {
+      assertOneScope(write);
       const { scope, run } = write;
       if (write.expectedVersion === null) await tx.insertRun(run);
       else await tx.updateRun(run, write.expectedVersion);

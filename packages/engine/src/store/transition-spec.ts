@@ -59,3 +59,21 @@ export interface TransitionOperations {
    */
   writeTransition(write: TransitionWrite): Promise<TransitionWritten>;
 }
+
+/**
+ * Refuses a write whose run is not of its scope: every part of a transition (the run, its
+ * records and events, the endpoints its deliveries go to) belongs to one account and
+ * environment, so no write can fan one tenant's events out to another's endpoints.
+ *
+ * @example
+ * ```ts
+ * assertOneScope(write); // throws a TypeError when write.run is of another scope
+ * ```
+ */
+export function assertOneScope(write: TransitionWrite): void {
+  const { scope, run } = write;
+  if (run.account !== scope.account || run.environment !== scope.environment)
+    throw new TypeError(
+      `writeTransition: run ${run.id} is of ${run.account}/${run.environment}, not of the write's scope ${scope.account}/${scope.environment}`,
+    );
+}

@@ -1,4 +1,5 @@
 import {
+  assertOneScope,
   StoreError,
   type RunForTransition,
   type StoredRun,
@@ -11,16 +12,32 @@ import { PREPARED, type SqlExecutor } from '../sql/sql-database.js';
 import { JOB_COLUMNS } from './handoff-job-tables.js';
 import { RUN_COLUMNS, runParams } from './run-tables.js';
 import { TIMER_COLUMNS } from './timer-tables.js';
+import type { RunCache } from './run-cache.js';
 import { withTraceContext } from './trace-context-column.js';
 import { EVENT_COLUMNS } from './event-bodies.js';
 
 type TransitionTables = Pick<StoreTransactionV1, 'loadRunForTransition' | 'writeTransition'>;
 
+/** The runs a transaction's operations may take from, and tell of what they wrote. */
+export interface TransitionRuns {
+  readonly cache: RunCache;
+  /** Notes a run written in the running transaction (cached once it commits). */
+  written(run: StoredRun): void;
+}
+
+/** The run columns, with the documents left out (NULL) when the row is at `$4`. */
+const RUN_COLUMNS_UNLESS_AT = RUN_COLUMNS.split(', ')
+  .map((column) =>
+    column === 'snapshot' || column === 'record'
+      ? `CASE WHEN r.version = $4 THEN NULL ELSE r.${column} END AS ${column}`
+      : `r.${column}`,
+  )
+  .join(', ');
+
 /** A run row read with its pending timers and its account's test clock. */
 type RunWithState = StoredRun & {
   readonly pending_timers: TimerRow[];
   readonly test_clock: TestClockRow | null;
-  readonly applied?: never;
 };
 
 /**
@@ -37,15 +54,21 @@ const SUBSCRIBED = `EXISTS (SELECT 1 FROM json_array_elements_text(p.enabled_eve
 /**
  * A transition in two statements. The read takes the run, its pending timers and its
  * account's test clock in one round trip; the write is one statement whose first part is
- * the run's compare-and-swap (or insert) and whose other parts (records, outbox events
- * fanned out to the subscribed endpoints, timers, handoff jobs) write only when that part
- * wrote the run, so a conflict writes nothing and the whole transition is one round trip.
+ * the run's compare-and-swap (or insert) and whose other parts (records, their outbox
+ * events fanned out to the subscribed endpoints, timers, handoff jobs) write only when
+ * that part wrote the run, so a conflict writes nothing and the write is one round trip.
  */
-export function transitionTables(sql: SqlExecutor, schema: string): TransitionTables {
+export function transitionTables(
+  sql: SqlExecutor,
+  schema: string,
+  runs: TransitionRuns,
+): TransitionTables {
   return {
     async loadRunForTransition(scope, id): Promise<RunForTransition | undefined> {
+      // A run this host wrote last is read without its documents (the cached run's).
+      const cached = runs.cache.get(scope, id);
       const { rows } = await sql.query<RunWithState>(
-        `SELECT ${RUN_COLUMNS},
+        `SELECT ${RUN_COLUMNS_UNLESS_AT},
            (SELECT coalesce(json_agg(t ORDER BY t.due_at, t.id), '[]')
               FROM (SELECT ${TIMER_COLUMNS} FROM ${schema}.timers
                     WHERE run_id = r.id AND status = 'pending') t) AS pending_timers,
@@ -53,17 +76,19 @@ export function transitionTables(sql: SqlExecutor, schema: string): TransitionTa
                      'updated_at', c.updated_at)
               FROM ${schema}.test_clocks c
               WHERE c.account = r.account AND r.environment = 'test') AS test_clock
-         FROM ${schema}.runs r WHERE id = $1 AND account = $2 AND environment = $3`,
-        [id, scope.account, scope.environment],
+         FROM ${schema}.runs r WHERE r.id = $1 AND r.account = $2 AND r.environment = $3`,
+        [id, scope.account, scope.environment, cached?.version ?? 0],
         PREPARED,
       );
       const row = withTraceContext(rows)[0];
       if (!row) return undefined;
-      const { pending_timers: pendingTimers, test_clock: testClock, ...run } = row;
+      const { pending_timers: pendingTimers, test_clock: testClock, ...stored } = row;
+      const run = cached && stored.version === cached.version ? cached : stored;
       return { run, pendingTimers, testClock: testClock ?? undefined };
     },
 
     async writeTransition(write: TransitionWrite) {
+      assertOneScope(write);
       const { text, params } = transitionStatement(schema, write);
       // The text varies only with which parts a write has: a few dozen prepared statements.
       const { rows } = await sql.query<{ applied: number; deliveries: number }>(
@@ -78,6 +103,7 @@ export function transitionTables(sql: SqlExecutor, schema: string): TransitionTa
           `run ${write.run.id} is not at version ${write.expectedVersion}`,
         );
       }
+      runs.written(write.run);
       return { deliveries: written.deliveries };
     },
   };
@@ -88,7 +114,7 @@ function transitionStatement(
   schema: string,
   write: TransitionWrite,
 ): { text: string; params: unknown[] } {
-  const { run, scope } = write;
+  const { run } = write;
   const params: unknown[] = [...runParams(run)];
   const param = (value: unknown): string => {
     params.push(value);
@@ -129,7 +155,7 @@ function transitionStatement(
       SELECT r.run_id, r.sequence, $2, $3, r.record FROM ${rows}
       WHERE ${ran})`);
     // Each record is also its outbox event, stored once: the event keeps no body of its
-    // own, and readers derive it from the record (\`withBodies\`).
+    // own, and readers derive it from the record (`withBodies`).
     parts.push(`events AS (
       INSERT INTO ${schema}.webhook_events (${EVENT_COLUMNS})
       SELECT r.id, $2, $3, r.type, r.created, r.run_id, r.sequence, NULL,
@@ -143,8 +169,7 @@ function transitionStatement(
         status, attempts, schedule_attempts, next_attempt_at, created_at, updated_at)
       SELECT ${DELIVERY_ID}, e.id, p.id, $2, $3, 'pending', 0, 0, ${due}, ${due}, ${due}
       FROM events e JOIN ${schema}.webhook_endpoints p
-        ON p.account = ${param(scope.account)} AND p.environment = ${param(scope.environment)}
-       AND p.status = 'enabled'
+        ON p.account = $2 AND p.environment = $3 AND p.status = 'enabled'
       WHERE ${SUBSCRIBED}
       RETURNING 1)`);
     deliveries = '(SELECT count(*) FROM deliveries)';
