@@ -54,6 +54,17 @@ describe('the console journey', () => {
     const runId = runIdOf(page);
     await visible(page.getByRole('heading', { name: runId }));
     await visible(region(page, 'Statechart'));
+    // Policy and posture list their facts in captioned tables, one row header per fact.
+    await visible(
+      region(page, 'Rules')
+        .getByRole('table', { name: 'Rules' })
+        .getByRole('rowheader', { name: /merchant_market_supported/ }),
+    );
+    await visible(
+      region(page, 'Parties')
+        .getByRole('table', { name: 'Parties' })
+        .getByRole('rowheader', { name: /payer_bank/ }),
+    );
     await screenshot(page, 'run');
     expect((await suite.api.run(runId)).scenario_id).toBe(SCENARIO);
 

@@ -1,7 +1,7 @@
 // The run's operating posture: environment, track, execution, activation, parties, routes.
 import type { ProgramRun } from '../../api/types.js';
 import { Region } from '../../components/Region.js';
-import { TableScroll } from '../../components/TableScroll.js';
+import { CaptionedTable } from '../../components/CaptionedTable.js';
 
 /** The "Posture" region. */
 export function PostureSection({ run }: { run: ProgramRun }) {
@@ -22,58 +22,34 @@ export function PostureSection({ run }: { run: ProgramRun }) {
         </dd>
       </dl>
       {posture.parties.length > 0 ? (
-        <TableScroll label="Parties">
-          <table>
-            <caption>Parties</caption>
-            <thead>
-              <tr>
-                <th scope="col">Party</th>
-                <th scope="col">Role</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Status</th>
-                <th scope="col">Steps</th>
-              </tr>
-            </thead>
-            <tbody>
-              {posture.parties.map((party) => (
-                <tr key={party.id}>
-                  <th scope="row">
-                    {party.name} <code>{party.id}</code>
-                  </th>
-                  <td>{party.role}</td>
-                  <td>{party.kind}</td>
-                  <td>{party.status}</td>
-                  <td>{party.steps.join(', ') || '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <CaptionedTable
+          caption="Parties"
+          columns={['Party', 'Role', 'Kind', 'Status', 'Steps']}
+          rows={posture.parties}
+          rowKey={(party) => party.id}
+          cells={(party) => [
+            <>
+              {party.name} <code>{party.id}</code>
+            </>,
+            party.role,
+            party.kind,
+            party.status,
+            party.steps.join(', ') || '—',
+          ]}
+        />
       ) : null}
       {posture.routes.length > 0 ? (
-        <TableScroll label="Routes">
-          <table>
-            <caption>Routes</caption>
-            <thead>
-              <tr>
-                <th scope="col">Step</th>
-                <th scope="col">Selected</th>
-                <th scope="col">Why</th>
-              </tr>
-            </thead>
-            <tbody>
-              {posture.routes.map((route) => (
-                <tr key={route.step}>
-                  <th scope="row">
-                    <code>{route.step}</code>
-                  </th>
-                  <td>{route.selected ?? 'not yet'}</td>
-                  <td>{route.reason ?? '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <CaptionedTable
+          caption="Routes"
+          columns={['Step', 'Selected', 'Why']}
+          rows={posture.routes}
+          rowKey={(route) => route.step}
+          cells={(route) => [
+            <code>{route.step}</code>,
+            route.selected ?? 'not yet',
+            route.reason ?? '—',
+          ]}
+        />
       ) : null}
     </Region>
   );
