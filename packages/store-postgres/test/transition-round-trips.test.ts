@@ -107,6 +107,52 @@ describe('a transition on a SQL store', () => {
     }
   });
 
+  it("settles a connector's answer in one read and one write, claiming the party's next job before COMMIT", async () => {
+    const store = await freshStore();
+    try {
+      const engine = createEngine({
+        store,
+        scenarios,
+        connectors: {
+          chain_analytics: {
+            connector: () =>
+              Promise.resolve({
+                outcome: 'confirmed',
+                reference: 'ref_screen',
+                data: { risk: 'low' },
+              }),
+            concurrency: 1,
+          },
+        },
+      });
+      const scope: Scope = { account: 'acct_connector', environment: 'live' };
+      const runs = [];
+      for (let index = 0; index < 2; index += 1) {
+        const { run } = await engine.createRun(scope, {
+          scenario_id: 'wallet-delivery@v1',
+          inputs: WALLET_LIVE_INPUTS,
+        });
+        runs.push(run);
+      }
+      const seen = await statementsOf(() => engine.runDueHandoffs('live'));
+      // A claim (the party's advisory lock, then the fair claim) leases the first job; each
+      // settle writes the run's transition with the job's row, then claims the next job for
+      // the slot it frees, in its own transaction; a last claim finds nothing due.
+      const claim = ['SELECT pg_advisory_xact_lock(hashtextextended($1,', 'WITH RECURSIVE'];
+      const settle = ['SELECT r.id,', 'WITH run', ...claim];
+      expect(seen).toEqual([claim, settle, settle, claim]);
+      for (const run of runs) {
+        expect((await engine.getRun(scope, run.id)).awaiting).toMatchObject({ kind: 'approval' });
+        const jobs = await store.transaction((tx) => tx.handoffJobsOfRun(run.id));
+        expect(jobs.map((job) => [job.step, job.status, job.calls])).toEqual([
+          ['screen_destination', 'closed', 1],
+        ]);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
   it('creates a run with one write (and, in test, one read of the account clock)', async () => {
     const store = await freshStore();
     try {

@@ -1,6 +1,7 @@
 import type { EngineContext } from '../engine-context.js';
 import { DEFAULT_STOP_GRACE_MS, settledWithin, type StopOptions } from '../stop-options.js';
-import { pumpLiveCalls, runLiveCall } from './live-calls.js';
+import { liveCallCount } from './live-call-count.js';
+import { pumpLiveCalls, runLiveCall, type StartCall } from './live-calls.js';
 import { releaseJobLease } from './release-job-lease.js';
 
 /**
@@ -55,14 +56,20 @@ export function startHandoffWorkers(
   let again = false;
   let turn = 0;
 
-  const start = (...[partner, job]: Parameters<Parameters<typeof pumpLiveCalls>[2]>): void => {
+  const calls = liveCallCount();
+  const start: StartCall = (partner, job) => {
+    const done = calls.started(partner.party);
     // Claimed while stopping: given back before any call is made.
     const work = stopped
       ? releaseJobLease(context.transactions, job)
-      : runLiveCall(context, partner, job, stopping.signal);
+      : runLiveCall(context, partner, job, {
+          stop: stopping.signal,
+          next: { start, claiming: () => !stopped && calls.inFlight(partner.party) === 1 },
+        });
     const call: Promise<void> = work
       .then(() => undefined, onError)
       .finally(() => {
+        done();
         inFlight.delete(call);
         wake();
       });
@@ -72,7 +79,7 @@ export function startHandoffWorkers(
     do {
       again = false;
       try {
-        await pumpLiveCalls(context, () => inFlight.size, start, (turn += 1));
+        await pumpLiveCalls(context, calls.inFlight, start, (turn += 1));
       } catch (error) {
         onError(error);
       }
@@ -100,7 +107,8 @@ export function startHandoffWorkers(
       await pumping;
       await settledWithin(Promise.all(inFlight), stopOptions.graceMs ?? DEFAULT_STOP_GRACE_MS);
       stopping.abort();
-      await Promise.all(inFlight);
+      // A settle that claimed before the stop starts (and gives back) one more: wait for all.
+      while (inFlight.size > 0) await Promise.all(inFlight);
     },
   };
 }

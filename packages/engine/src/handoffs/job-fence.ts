@@ -1,7 +1,7 @@
 import type { TransactionRunner } from '../kernel/transaction-runner.js';
 import type { Transaction } from '../kernel/transaction.js';
 import { isStoreError } from '../store/store-error.js';
-import type { HandoffJobRow, StoreTransactionV1 } from '../store/store-v1.js';
+import type { HandoffJobRow, HandoffJobSettle, StoreTransactionV1 } from '../store/store-v1.js';
 
 /**
  * Writes a job's next row if the worker still holds the call (`claimed` is the row its
@@ -29,30 +29,46 @@ class CallTakenOver extends Error {}
 export interface SettleWork<T> {
   readonly next: HandoffJobRow;
   readonly result: T;
+  /** Whether the run's write already wrote `next`, fenced (its `settleHandoffJob`). */
+  readonly written: boolean;
 }
 
 /**
+ * The job's next row as a transition writes it, fenced on the claim's lease owner and call
+ * count (`claimed` is the row the claim returned).
+ */
+export const heldJob = (claimed: HandoffJobRow, next: HandoffJobRow): HandoffJobSettle => ({
+  job: next,
+  expected: { lease_owner: claimed.lease_owner, calls: claimed.calls },
+});
+
+/**
  * Settles a claimed job in one transaction: `work` writes the run's side (records, the
- * answer's transition) and says the job's next row, which is written last, fenced on the
- * claim's lease owner and call count. When another worker took the call over, or the run
- * stopped awaiting it, everything rolls back and `dropped` is returned. The run is written
- * before the job, the order every transition takes, so two transactions never wait on
- * each other's rows.
+ * answer's transition), usually with the job's next row in the same write
+ * ({@link heldJob}), and says the next row; one not written yet is written last. Either
+ * way the row is fenced on the claim's lease owner and call count: when another worker
+ * took the call over, or the run stopped awaiting it, everything rolls back and `dropped`
+ * is returned. The run is written before the job, the order every transition takes, so
+ * two transactions never wait on each other's rows; `then`, when given, runs last in the
+ * transaction (after every row lock the settle takes).
  */
 export async function settleIfHeld<T>(
   transactions: TransactionRunner,
   claimed: HandoffJobRow,
   work: (transaction: Transaction) => Promise<SettleWork<T>>,
   dropped: T,
+  then?: (transaction: Transaction) => Promise<void>,
 ): Promise<T> {
   try {
     return await transactions.run(async (transaction) => {
-      const { next, result } = await work(transaction);
-      if (!(await writeIfHeld(transaction.tx, claimed, next))) throw new CallTakenOver();
+      const { next, result, written } = await work(transaction);
+      if (!written && !(await writeIfHeld(transaction.tx, claimed, next)))
+        throw new CallTakenOver();
+      if (then) await then(transaction);
       return result;
     });
   } catch (error) {
-    if (error instanceof CallTakenOver) return dropped;
+    if (error instanceof CallTakenOver || isStoreError(error, 'lease_lost')) return dropped;
     throw error;
   }
 }

@@ -1,5 +1,6 @@
 import type { EngineContext } from '../engine-context.js';
 import type { CallOutcome } from '../flow-control/circuit-breaker.js';
+import type { Transaction } from '../kernel/transaction.js';
 import type { HandoffJobRow } from '../store/store-v1.js';
 import { callConnector, type CallResult } from './call-connector.js';
 import type { ResolvedPartner } from './handoff-settings.js';
@@ -22,6 +23,26 @@ function breakerOutcome(result: CallResult): CallOutcome {
   return 'success';
 }
 
+/** Starts the call of a job this host claimed, keeping it among the calls in flight. */
+export type StartCall = (partner: ResolvedPartner, job: HandoffJobRow) => void;
+
+/** The claim of up to `limit` of a party's due live jobs, leased to this engine now. */
+function liveClaim(context: EngineContext, partner: ResolvedPartner, limit: number) {
+  const { workerId, leaseMs } = context.handoffs;
+  const now = context.liveClock.now();
+  return {
+    environment: 'live',
+    party: partner.party,
+    due_at: now.toISOString(),
+    lease_now: now.toISOString(),
+    lease_until: new Date(now.getTime() + leaseMs).toISOString(),
+    owner: workerId,
+    limit,
+    ...(partner.concurrency === null ? {} : { max_in_flight: partner.concurrency }),
+    ...(partner.maxPerAccount === null ? {} : { max_per_account: partner.maxPerAccount }),
+  } as const;
+}
+
 /**
  * Leases up to `limit` of a party's due live jobs to this engine, within the party's
  * concurrency (across hosts) and per-account share.
@@ -31,36 +52,59 @@ export function claimLiveJobs(
   partner: ResolvedPartner,
   limit: number,
 ): Promise<HandoffJobRow[]> {
-  const { workerId, leaseMs } = context.handoffs;
-  const now = context.liveClock.now();
   return context.transactions.run(({ tx }) =>
-    tx.claimHandoffJobs({
-      environment: 'live',
-      party: partner.party,
-      due_at: now.toISOString(),
-      lease_now: now.toISOString(),
-      lease_until: new Date(now.getTime() + leaseMs).toISOString(),
-      owner: workerId,
-      limit,
-      ...(partner.concurrency === null ? {} : { max_in_flight: partner.concurrency }),
-      ...(partner.maxPerAccount === null ? {} : { max_per_account: partner.maxPerAccount }),
-    }),
+    tx.claimHandoffJobs(liveClaim(context, partner, limit)),
   );
+}
+
+/**
+ * What a settle claims before it commits: the party's next due job, for the slot the
+ * settled call frees, when `next.claiming()` and the party's flow control allow a call
+ * now (asked once the settle has written, so the calls that ended before are counted out).
+ * It is the same fair claim a worker's pass makes, riding on the settle's commit rather
+ * than a transaction of its own; its call starts once the settle has committed.
+ */
+const claimNext =
+  (context: EngineContext, partner: ResolvedPartner, next: NonNullable<LiveCallOptions['next']>) =>
+  async (transaction: Transaction): Promise<void> => {
+    if (!next.claiming()) return;
+    if (partner.flow.allowance(context.liveClock.now().getTime(), 1) <= 0) return;
+    const jobs = await transaction.tx.claimHandoffJobs(liveClaim(context, partner, 1));
+    if (jobs.length > 0)
+      transaction.afterCommit(() => {
+        for (const job of jobs) next.start(partner, job);
+      });
+  };
+
+/** Options of {@link runLiveCall}. */
+export interface LiveCallOptions {
+  /** Aborts the call when the host is stopping (the job's lease is given back). */
+  readonly stop?: AbortSignal;
+  /**
+   * Claims the party's next due job in the settle, for the slot the call frees, when
+   * `claiming()` says so, and starts its call with `start`. A claim holds the party's
+   * advisory lock until its transaction commits, so a settle claims only when the call is
+   * the party's one call in flight on this host (and the host is not stopping): under
+   * load, a worker's pass claims for several freed slots at once instead.
+   */
+  readonly next?: { readonly start: StartCall; readonly claiming: () => boolean };
 }
 
 /**
  * Calls the party's connector for one claimed job, with an AbortSignal at the end of the
  * lease or the handoff deadline (whichever is first), tells the party's flow control how
- * it went and settles the result. True when the result was written. When `stop` aborts
- * first (the host is stopping), the call is aborted and the job's lease given back
+ * it went and settles the result, claiming the party's next due job in the same
+ * transaction when `next` says so. True when the result was written. When `stop`
+ * aborts first (the host is stopping), the call is aborted and the job's lease given back
  * instead: nothing is settled and the breaker is not told.
  */
 export async function runLiveCall(
   context: EngineContext,
   partner: ResolvedPartner,
   job: HandoffJobRow,
-  stop?: AbortSignal,
+  options: LiveCallOptions = {},
 ): Promise<boolean> {
+  const { stop, next } = options;
   const live = () => context.liveClock.now().getTime();
   await partner.flow.begin(live);
   if (stop?.aborted) {
@@ -89,7 +133,8 @@ export async function runLiveCall(
         await releaseJobLease(context.transactions, job);
         return written;
       }
-      written = await settleLiveJob(context, { job, result, durationMs });
+      const then = next && claimNext(context, partner, next);
+      written = await settleLiveJob(context, { job, result, durationMs }, then);
       return written;
     } finally {
       // A call the stopping host aborted says nothing of the partner: dropped, no error.
@@ -104,12 +149,14 @@ export async function runLiveCall(
 /**
  * One pass over the configured parties, from a rotating first party: claims what each
  * may call now (the host's free slots, the party's breaker and rate limiter) and starts
- * the calls with `start`. Returns how many calls it started.
+ * the calls with `start`. `inFlight()` counts this host's calls, `inFlight(party)` those
+ * of one party: a party whose concurrency this host's calls take whole is not claimed
+ * from. Returns how many calls it started.
  */
 export async function pumpLiveCalls(
   context: EngineContext,
-  inFlight: () => number,
-  start: (partner: ResolvedPartner, job: HandoffJobRow) => void,
+  inFlight: (party?: string) => number,
+  start: StartCall,
   turn: number,
 ): Promise<number> {
   const partners = [...context.handoffs.partners.values()];
@@ -118,6 +165,7 @@ export async function pumpLiveCalls(
     const partner = partners[(turn + index) % partners.length]!;
     const free = context.handoffs.maxInFlight - inFlight();
     if (free <= 0) break;
+    if (partner.concurrency !== null && inFlight(partner.party) >= partner.concurrency) continue;
     const allowance = partner.flow.allowance(
       context.liveClock.now().getTime(),
       Math.min(free, 100),

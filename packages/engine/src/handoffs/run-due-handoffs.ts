@@ -1,7 +1,8 @@
 import type { RunEnvironment } from '@programrun/dsl';
 import type { EngineContext } from '../engine-context.js';
 import type { Scope, TimerQuery } from '../store/store-v1.js';
-import { pumpLiveCalls, runLiveCall } from './live-calls.js';
+import { liveCallCount } from './live-call-count.js';
+import { pumpLiveCalls, runLiveCall, type StartCall } from './live-calls.js';
 import { claimSandboxJobs, settleSandboxJob } from './sandbox-jobs.js';
 
 /** Settles the due sandbox jobs matching `query` on the clock `now` reads, in rounds. */
@@ -42,22 +43,30 @@ async function runDueSandboxJobs(context: EngineContext): Promise<number> {
 
 /** Calls the due live jobs until none is due (or every due one waits on flow control). */
 async function runDueLiveJobs(context: EngineContext): Promise<number> {
+  const calls = liveCallCount();
   const inFlight = new Set<Promise<void>>();
   let settled = 0;
   let failure: { error: unknown } | undefined;
-  const start: Parameters<typeof pumpLiveCalls>[2] = (partner, job) => {
-    const call: Promise<void> = runLiveCall(context, partner, job)
+  const start: StartCall = (partner, job) => {
+    const done = calls.started(partner.party);
+    const call: Promise<void> = runLiveCall(context, partner, job, {
+      next: { start, claiming: () => !failure && calls.inFlight(partner.party) === 1 },
+    })
       .then((written) => void (written && (settled += 1)))
       .catch((error: unknown) => void (failure ??= { error }))
-      .finally(() => inFlight.delete(call));
+      .finally(() => {
+        done();
+        inFlight.delete(call);
+      });
     inFlight.add(call);
   };
   for (let round = 0; round < 100_000 && !failure; round += 1) {
-    await pumpLiveCalls(context, () => inFlight.size, start, round);
+    await pumpLiveCalls(context, calls.inFlight, start, round);
     if (inFlight.size === 0) break;
     await Promise.race(inFlight);
   }
-  await Promise.all(inFlight);
+  // A settle may start its party's next call after the last race: wait for every one.
+  while (inFlight.size > 0) await Promise.all(inFlight);
   if (failure) throw failure.error;
   return settled;
 }

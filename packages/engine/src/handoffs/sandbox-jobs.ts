@@ -5,7 +5,7 @@ import { applyEvent } from '../kernel/apply-event.js';
 import { scenarioOfRun } from '../kernel/load-run.js';
 import type { HandoffJobRow, Scope, StoreTransactionV1, TimerQuery } from '../store/store-v1.js';
 import { describeCall, HANDOFF_CALL_SPAN, handoffSpanStart, reportCall } from './handoff-span.js';
-import { closedJob, settleIfHeld } from './job-fence.js';
+import { closedJob, heldJob, settleIfHeld } from './job-fence.js';
 import { answerEvent, sandboxConnector } from './sandbox.js';
 
 /**
@@ -67,13 +67,13 @@ export function settleSandboxJob(
               answered = answer.outcome;
               return answerEvent(job.step, job.attempt, answer, now);
             },
-            { settledJobId: job.id },
+            { settledJob: heldJob(job, next) },
           );
-          return { next, result: applied.accepted };
+          return { next, result: applied.accepted, written: applied.accepted };
         } catch (error) {
           // A job of a run that no longer exists is closed rather than retried forever.
           if (error instanceof EngineError && error.code === 'run_not_found')
-            return { next, result: false };
+            return { next, result: false, written: false };
           throw error;
         }
       },

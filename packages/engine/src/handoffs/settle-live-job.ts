@@ -6,7 +6,7 @@ import { appendRunFacts } from '../lifecycle/append-run-facts.js';
 import type { HandoffJobRow, Scope } from '../store/store-v1.js';
 import { attemptFact, connectorSender } from './attempt-record.js';
 import type { CallResult } from './call-connector.js';
-import { closedJob, settleIfHeld } from './job-fence.js';
+import { closedJob, heldJob, settleIfHeld } from './job-fence.js';
 import { answerEvent } from './sandbox.js';
 import { planSettle, type SettlePlan } from './settle-plan.js';
 
@@ -18,8 +18,10 @@ export interface FinishedCall {
 }
 
 /**
- * Writes the run's side of a settled call: its `handoff.attempted` record and, for an
- * answer (or a permanent error), the answer applied as the handoff's outcome.
+ * Writes the run's side of a settled call in one write with the job's next row (fenced on
+ * the claim's lease): its `handoff.attempted` record and, for an answer (or a permanent
+ * error), the answer applied as the handoff's outcome. False when the run did not take
+ * the answer, so nothing was written.
  */
 async function recordCall(
   context: EngineContext,
@@ -27,36 +29,41 @@ async function recordCall(
   call: FinishedCall,
   plan: SettlePlan,
   at: string,
-): Promise<void> {
+): Promise<boolean> {
   const { job } = call;
   const scope: Scope = { account: job.account, environment: job.environment };
+  const settledJob = heldJob(job, plan.next);
   const facts = (compiled: Parameters<typeof attemptFact>[0]) => [
     attemptFact(compiled, job, plan, call.durationMs),
   ];
-  if (!plan.answer) {
-    await appendRunFacts(context, transaction, scope, job.run_id, facts, at);
-    return;
-  }
+  if (!plan.answer)
+    return appendRunFacts(context, transaction, scope, job.run_id, facts, at, settledJob);
   const answer = plan.answer;
   const sender = connectorSender(job.party, context.handoffs.workerId);
-  await applyEvent(
+  const applied = await applyEvent(
     context,
     transaction,
     scope,
     job.run_id,
     (_run, now) => answerEvent(job.step, job.attempt, answer, now, sender),
-    { settledJobId: job.id, leadingFacts: facts },
+    { settledJob, leadingFacts: facts },
   );
+  return applied.accepted;
 }
 
 /**
  * Writes what a live connector call came to, in one transaction, if this worker still
  * holds the call: the call's `handoff.attempted` record, the answer (or permanent error)
  * applied as the handoff's outcome, and the job's next state (closed, accepted, retried
- * or exhausted). False when the result was dropped: another worker took the job over
- * after the lease ended, or the run no longer waits on it.
+ * or exhausted); `then` runs last in the transaction (the claim of the party's next job).
+ * False when the result was dropped: another worker took the job over after the lease
+ * ended, or the run no longer waits on it.
  */
-export function settleLiveJob(context: EngineContext, call: FinishedCall): Promise<boolean> {
+export function settleLiveJob(
+  context: EngineContext,
+  call: FinishedCall,
+  then?: (transaction: Transaction) => Promise<void>,
+): Promise<boolean> {
   const { job } = call;
   const scope: Scope = { account: job.account, environment: job.environment };
   return settleIfHeld(
@@ -66,14 +73,15 @@ export function settleLiveJob(context: EngineContext, call: FinishedCall): Promi
       const now = await context.clocks.now(transaction.tx, scope);
       const plan = planSettle(job, call.result, now, context.handoffs);
       try {
-        await recordCall(context, transaction, call, plan, now.toISOString());
-        return { next: plan.next, result: true };
+        const written = await recordCall(context, transaction, call, plan, now.toISOString());
+        return { next: plan.next, result: true, written };
       } catch (error) {
         // A job of a run that no longer exists is closed rather than called forever.
         if (!(error instanceof EngineError && error.code === 'run_not_found')) throw error;
-        return { next: closedJob(plan.next, now.toISOString()), result: true };
+        return { next: closedJob(plan.next, now.toISOString()), result: true, written: false };
       }
     },
     false,
+    then,
   );
 }

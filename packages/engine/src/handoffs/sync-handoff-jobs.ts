@@ -16,7 +16,7 @@ export interface HandoffJobSync {
   readonly facts: readonly PendingFact[];
   readonly awaiting: RunState['awaiting'];
   readonly previous: StoredRun | null;
-  /** The job whose settling caused the transition (already closed by the settle). */
+  /** The job whose settled call caused the transition (its next row written with it). */
   readonly settledJobId?: string | undefined;
   readonly sandbox: SandboxOptions;
   readonly handoffs: HandoffSettings;

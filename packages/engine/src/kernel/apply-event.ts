@@ -3,7 +3,13 @@ import type { CompiledScenario, RunEvent } from '@programrun/dsl';
 import type { EngineContext } from '../engine-context.js';
 import type { PendingFact } from '../lifecycle/build-records.js';
 import { FINAL_STATUSES } from '../runs/run-record.js';
-import type { RunForTransition, Scope, StoredRun, TimerRow } from '../store/store-v1.js';
+import type {
+  HandoffJobSettle,
+  RunForTransition,
+  Scope,
+  StoredRun,
+  TimerRow,
+} from '../store/store-v1.js';
 import { ATTRIBUTES } from '../telemetry/attributes.js';
 import { commitTransition, type AwaitedJob } from './commit-transition.js';
 import { isStarted, loadRunForTransition, scenarioOfRun, type StartedRun } from './load-run.js';
@@ -27,8 +33,11 @@ export interface AppliedEvent {
 export interface ApplyEventOptions {
   /** The timer whose firing this is: applied at most once, settled either way. */
   readonly firedTimer?: TimerRow;
-  /** The handoff job whose settling this is (the settle closed it already). */
-  readonly settledJobId?: string;
+  /**
+   * The handoff job whose call this settles: its next row is written with the transition,
+   * fenced on the worker's lease (`lease_lost` when another worker took the call over).
+   */
+  readonly settledJob?: HandoffJobSettle;
   /** Records written before the machine's (a connector call's `handoff.attempted`). */
   readonly leadingFacts?: (compiled: CompiledScenario) => readonly PendingFact[];
   /** A run still suspended in intake goes here instead of to `buildEvent`. */
@@ -46,7 +55,7 @@ export interface ApplyEventOptions {
 
 /** What caused an event, as the transition metrics count it. */
 const kindOf = (options: ApplyEventOptions): TransitionKind =>
-  options.firedTimer ? 'timer' : options.settledJobId === undefined ? 'signal' : 'handoff';
+  options.firedTimer ? 'timer' : options.settledJob === undefined ? 'signal' : 'handoff';
 
 /**
  * Applies one event to a run inside the caller's transaction: loads the run (with its
@@ -130,7 +139,7 @@ async function transition(
     handoffs: context.handoffs,
     deliveries: context.deliveries,
     ...(firedTimer ? { firedTimerId: firedTimer.id } : {}),
-    ...(options.settledJobId === undefined ? {} : { settledJobId: options.settledJobId }),
+    ...(options.settledJob === undefined ? {} : { settledJob: options.settledJob }),
     ...(options.leadingFacts ? { leadingFacts: options.leadingFacts(compiled) } : {}),
     pendingTimers: loaded.pendingTimers,
     kind: kindOf(options),

@@ -9,7 +9,13 @@ import type { DeliveryWakeup } from '../outbox/delivery-wakeup.js';
 import { buildRunRecord, statusOf } from '../runs/build-run-record.js';
 import { FINAL_STATUSES, type ActivationPosture } from '../runs/run-record.js';
 import { advanceStages, initialStages } from '../runs/stage-progress.js';
-import type { HandoffJobRow, Scope, StoredRun, TimerRow } from '../store/store-v1.js';
+import type {
+  HandoffJobRow,
+  HandoffJobSettle,
+  Scope,
+  StoredRun,
+  TimerRow,
+} from '../store/store-v1.js';
 import type { EngineMetrics } from '../telemetry/engine-metrics.js';
 import { planTimers } from '../time/timer-plan.js';
 import { reconcileTimers } from './reconcile-timers.js';
@@ -45,8 +51,8 @@ export interface CommitTransitionInput {
   readonly sandbox: SandboxOptions;
   /** Which live parties have connectors, and who to wake once a live job is queued. */
   readonly handoffs: HandoffSettings;
-  /** The handoff job whose settling caused this transition (its settle closed it). */
-  readonly settledJobId?: string;
+  /** The handoff job whose settled call caused this transition, written with it. */
+  readonly settledJob?: HandoffJobSettle;
   /** When the records' webhook deliveries fall due, and who to wake after the commit. */
   readonly deliveries: DeliveryWakeup;
   /** The run's activation posture; by default the previous record's (or none required). */
@@ -170,7 +176,7 @@ export async function commitTransition(
     facts: plan.facts,
     awaiting: result.state.awaiting,
     previous,
-    settledJobId: input.settledJobId,
+    settledJobId: input.settledJob?.job.id,
     sandbox: input.sandbox,
     handoffs: input.handoffs,
     traceContext,
@@ -186,6 +192,7 @@ export async function commitTransition(
     firedTimer: input.firedTimerId ?? null,
     closeHandoffJobs: jobs.close,
     insertHandoffJobs: jobs.insert,
+    settleHandoffJob: input.settledJob ?? null,
   });
   if (written.deliveries > 0) input.deliveries.afterCommit(transaction);
   countTransition(input.metrics, transaction, {

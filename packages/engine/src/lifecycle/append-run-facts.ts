@@ -1,15 +1,17 @@
 import type { CompiledScenario } from '@programrun/dsl';
 import type { EngineContext } from '../engine-context.js';
-import { loadRun, scenarioOfRun } from '../kernel/load-run.js';
+import { loadRunForTransition, scenarioOfRun } from '../kernel/load-run.js';
 import type { Transaction } from '../kernel/transaction.js';
-import type { Scope, StoredRun } from '../store/store-v1.js';
-import { appendLifecycle } from './append-lifecycle.js';
+import type { HandoffJobSettle, Scope, StoredRun } from '../store/store-v1.js';
 import { buildRecords, type PendingFact } from './build-records.js';
 
 /**
  * Records facts about a run that are no transition of its machine (a connector call's
- * `handoff.attempted`), inside the caller's transaction: the records continue the run's
- * hash chain, and the run moves its chain head with compare-and-swap on its version.
+ * `handoff.attempted`), inside the caller's transaction, in one write: the records
+ * continue the run's hash chain (each also its outbox event), the run moves its chain head
+ * with compare-and-swap on its version, and `settledJob`, when given, is written fenced on
+ * its lease (see `TransitionWrite.settleHandoffJob`). False when there was nothing to
+ * record (and nothing was written).
  */
 export async function appendRunFacts(
   context: EngineContext,
@@ -18,8 +20,9 @@ export async function appendRunFacts(
   runId: string,
   facts: (compiled: CompiledScenario) => readonly PendingFact[],
   at: string,
-): Promise<void> {
-  const run = await loadRun(transaction.tx, scope, runId);
+  settledJob: HandoffJobSettle | null = null,
+): Promise<boolean> {
+  const { run } = await loadRunForTransition(transaction.tx, scope, runId);
   const compiled = scenarioOfRun(context.catalogue, run);
   const records = buildRecords(
     runId,
@@ -28,7 +31,7 @@ export async function appendRunFacts(
     facts(compiled),
   );
   const last = records.at(-1);
-  if (!last) return;
+  if (!last) return false;
   const updated: StoredRun = {
     ...run,
     version: run.version + 1,
@@ -39,13 +42,19 @@ export async function appendRunFacts(
       updated_at: at,
     },
   };
-  await transaction.tx.updateRun(updated, run.version);
-  await appendLifecycle(
-    transaction,
+  const written = await transaction.tx.writeTransition({
     scope,
-    { id: runId, scenario_id: compiled.id, scenario_digest: compiled.digest },
+    run: updated,
+    expectedVersion: run.version,
     records,
-    context.deliveries,
-    run.trace_context,
-  );
+    deliveriesDueAt: context.deliveries.dueAt(scope.environment),
+    scheduleTimers: [],
+    cancelTimers: [],
+    firedTimer: null,
+    closeHandoffJobs: null,
+    insertHandoffJobs: [],
+    settleHandoffJob: settledJob,
+  });
+  if (written.deliveries > 0) context.deliveries.afterCommit(transaction);
+  return true;
 }

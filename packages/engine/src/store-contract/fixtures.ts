@@ -3,7 +3,7 @@
 import { expect } from 'vitest';
 import type { LifecycleRecord } from '../lifecycle/lifecycle-record.js';
 import type { RunRecord } from '../runs/run-record.js';
-import { isStoreError } from '../store/store-error.js';
+import { isStoreError, type StoreErrorCode } from '../store/store-error.js';
 import type { IdempotencyRecord, Scope, StoredRun, StoreV1, TimerRow } from '../store/store-v1.js';
 import type { WebhookEndpointRow } from '../store/webhook-spec.js';
 
@@ -124,7 +124,7 @@ export const idempotency = (
 
 export async function expectStoreError(
   promise: Promise<unknown>,
-  code: 'duplicate_key' | 'version_conflict' | 'unstorable_value',
+  code: StoreErrorCode,
 ): Promise<void> {
   const error = await promise.then(
     () => undefined,

@@ -1,7 +1,13 @@
 import { expect, it } from 'vitest';
 import { deliveryId } from '../outbox/enqueue-events.js';
 import { lifecycleEventRows } from '../outbox/lifecycle-events.js';
-import type { Scope, StoreTransactionV1, StoreV1, TransitionWrite } from '../store/store-v1.js';
+import type {
+  HandoffJobRow,
+  Scope,
+  StoreTransactionV1,
+  StoreV1,
+  TransitionWrite,
+} from '../store/store-v1.js';
 import { transitionByOperations } from '../store/transition-by-operations.js';
 import {
   expectStoreError,
@@ -23,6 +29,15 @@ const typed = (runId: string, sequence: number, type: string) => ({
   ...record(runId, sequence),
   type,
 });
+
+/**
+ * Two runs written alike, one by the store's `writeTransition` and one by the operations
+ * one by one (`transitionByOperations`), whose written states are compared.
+ */
+const COMPARED_RUNS = [
+  [scope, 'prun_1'],
+  [otherAccount, 'prun_2'],
+] as const;
 
 /** A job of `runId` in `within`, queued or in another status. */
 const job = (within: Scope, runId: string, step: string, overrides = {}) =>
@@ -82,6 +97,32 @@ function nextTransition(within: Scope, runId: string): TransitionWrite {
     firedTimer: `${runId}_late`,
     closeHandoffJobs: { keep: [], at: AT },
     insertHandoffJobs: [job(within, runId, 'deliver')],
+    settleHandoffJob: null,
+  };
+}
+
+/** The seeded run's open job, leased to `owner` for its first call. */
+async function leaseJob(store: StoreV1, within: Scope, runId: string, owner: string) {
+  const queued = job(within, runId, 'screen');
+  const leased = { ...queued, calls: 1, lease_owner: owner, lease_until: AT };
+  await store.transaction((tx) => tx.updateHandoffJob(leased, { lease_owner: null, calls: 0 }));
+  return leased;
+}
+
+/** The seeded run's next transition settling its leased job, as a worker holding `held`. */
+function settlingTransition(
+  within: Scope,
+  runId: string,
+  leased: HandoffJobRow,
+  held: string,
+): TransitionWrite {
+  return {
+    ...nextTransition(within, runId),
+    closeHandoffJobs: null,
+    settleHandoffJob: {
+      job: { ...leased, status: 'closed', lease_owner: null, lease_until: null, updated_at: AT },
+      expected: { lease_owner: held, calls: leased.calls },
+    },
   };
 }
 
@@ -143,11 +184,7 @@ export function defineTransitionContract(withStore: WithStore): void {
 
   it('writes a whole transition as the operations one by one would, deliveries included', () =>
     withStore(async (store) => {
-      const pairs = [
-        [scope, 'prun_1'],
-        [otherAccount, 'prun_2'],
-      ] as const;
-      for (const [within, runId] of pairs) {
+      for (const [within, runId] of COMPARED_RUNS) {
         await seedRun(store, within, runId);
         await seedEndpoints(store, within, `we_${within.account}`);
       }
@@ -205,6 +242,59 @@ export function defineTransitionContract(withStore: WithStore): void {
         expect(await writtenState(tx, scope, 'prun_1')).toEqual(before);
       });
       expect(await store.transaction((tx) => writtenState(tx, scope, 'prun_1'))).toEqual(before);
+    }));
+
+  it("writes a settled job's next row with the transition only while its worker holds it", () =>
+    withStore(async (store) => {
+      const leased: HandoffJobRow[] = [];
+      for (const [within, runId] of COMPARED_RUNS) {
+        await seedRun(store, within, runId);
+        leased.push(await leaseJob(store, within, runId, 'worker-a'));
+      }
+      await store.transaction((tx) =>
+        tx.writeTransition(settlingTransition(scope, 'prun_1', leased[0]!, 'worker-a')),
+      );
+      await store.transaction((tx) =>
+        transitionByOperations(tx).writeTransition(
+          settlingTransition(otherAccount, 'prun_2', leased[1]!, 'worker-a'),
+        ),
+      );
+      await store.transaction(async (tx) => {
+        const state = await writtenState(tx, scope, 'prun_1');
+        expect(alike(state, 'prun_1', scope)).toEqual(
+          alike(await writtenState(tx, otherAccount, 'prun_2'), 'prun_2', otherAccount),
+        );
+        expect(state.run?.version).toBe(2);
+        expect(state.jobs.map((row) => [row.step, row.status, row.calls, row.lease_owner])).toEqual(
+          [
+            ['deliver', 'queued', 0, null],
+            ['screen', 'closed', 1, null],
+          ],
+        );
+      });
+
+      // Another worker took the call over (or the job is gone): the transaction rolls back
+      // whole.
+      await seedRun(store, scope, 'prun_3');
+      const taken = await leaseJob(store, scope, 'prun_3', 'worker-b');
+      const before = await store.transaction((tx) => writtenState(tx, scope, 'prun_3'));
+      const notHeld: [HandoffJobRow, string | null][] = [
+        [{ ...taken, status: 'closed' }, 'worker-a'],
+        [{ ...taken, status: 'closed' }, null],
+        [{ ...taken, id: 'job_gone' }, 'worker-b'],
+      ];
+      for (const [next, held] of notHeld)
+        await expectStoreError(
+          store.transaction((tx) =>
+            tx.writeTransition({
+              ...nextTransition(scope, 'prun_3'),
+              closeHandoffJobs: null,
+              settleHandoffJob: { job: next, expected: { lease_owner: held, calls: taken.calls } },
+            }),
+          ),
+          'lease_lost',
+        );
+      expect(await store.transaction((tx) => writtenState(tx, scope, 'prun_3'))).toEqual(before);
     }));
 
   it('inserts a new run with its first records, and refuses an id that exists', () =>

@@ -2,10 +2,17 @@ import { ProgramrunError } from '@programrun/evidence';
 
 /**
  * Codes a store reports; the engine retries `version_conflict`. `unstorable_value`: an
- * argument holds a value no store keeps alike (see `guardStoreTransaction`).
+ * argument holds a value no store keeps alike (see `guardStoreTransaction`). `lease_lost`:
+ * a transition settling a handoff job found the job no longer held by the settling worker
+ * (its transaction must not commit).
  */
 export type StoreErrorCode =
-  'duplicate_key' | 'version_conflict' | 'not_found' | 'store_unavailable' | 'unstorable_value';
+  | 'duplicate_key'
+  | 'version_conflict'
+  | 'not_found'
+  | 'store_unavailable'
+  | 'unstorable_value'
+  | 'lease_lost';
 
 /**
  * An error every store throws with one of the shared codes, so the engine handles

@@ -1,6 +1,11 @@
 import type { AccountOperations } from './account-spec.js';
 import type { HandoffJobOperations } from './handoff-job-spec.js';
-export type { RunForTransition, TransitionWrite, TransitionWritten } from './transition-spec.js';
+export type {
+  HandoffJobSettle,
+  RunForTransition,
+  TransitionWrite,
+  TransitionWritten,
+} from './transition-spec.js';
 import type { IdempotencyOperations } from './idempotency-spec.js';
 import type { RunOperations } from './run-spec.js';
 import type { TimerOperations } from './timer-spec.js';

@@ -1,6 +1,7 @@
 import { pendingDelivery } from '../outbox/enqueue-events.js';
 import { lifecycleEventRows } from '../outbox/lifecycle-events.js';
 import { matchesEnabledEvents } from '../webhooks/event-filter.js';
+import { isStoreError, StoreError } from './store-error.js';
 import type { StoreTransactionV1 } from './store-v1.js';
 import {
   assertOneScope,
@@ -64,7 +65,24 @@ export function transitionByOperations(
       if (write.closeHandoffJobs)
         await tx.closeHandoffJobs(run.id, write.closeHandoffJobs.keep, write.closeHandoffJobs.at);
       if (write.insertHandoffJobs.length > 0) await tx.insertHandoffJobs(write.insertHandoffJobs);
+      if (write.settleHandoffJob) await settleHeldJob(tx, write.settleHandoffJob);
       return { deliveries };
     },
   };
+}
+
+/** The settled job's next row while its worker holds it; `lease_lost` otherwise. */
+async function settleHeldJob(
+  tx: TransitionParts,
+  settle: NonNullable<TransitionWrite['settleHandoffJob']>,
+): Promise<void> {
+  try {
+    await tx.updateHandoffJob(settle.job, settle.expected);
+  } catch (error) {
+    if (isStoreError(error, 'version_conflict') || isStoreError(error, 'not_found'))
+      throw new StoreError('lease_lost', `handoff job ${settle.job.id} is no longer held`, {
+        cause: error,
+      });
+    throw error;
+  }
 }

@@ -13,11 +13,22 @@ export interface RunForTransition {
 }
 
 /**
+ * The next row of the handoff job whose call a transition settles, written only while the
+ * settling worker still holds the call: the stored job's `lease_owner` and `calls` are
+ * those of `expected` (what its claim returned).
+ */
+export interface HandoffJobSettle {
+  readonly job: HandoffJobRow;
+  readonly expected: { readonly lease_owner: string | null; readonly calls: number };
+}
+
+/**
  * Everything one transition writes, applied all or nothing: the run (inserted, or updated
  * by compare-and-swap on its version), its new lifecycle records and the outbox event of
  * each (`lifecycleEventRows(run, records)`: same id, a body derived from the record alone,
  * fanned out to one pending delivery per enabled endpoint of the scope subscribed to its
- * type), timers scheduled and settled, and handoff jobs closed and queued.
+ * type), timers scheduled and settled, handoff jobs closed and queued, and the settled
+ * job's next row.
  */
 export interface TransitionWrite {
   readonly scope: Scope;
@@ -36,6 +47,8 @@ export interface TransitionWrite {
   /** Close the run's open handoff jobs except `keep` (null: leave them). */
   readonly closeHandoffJobs: { readonly keep: readonly string[]; readonly at: string } | null;
   readonly insertHandoffJobs: readonly HandoffJobRow[];
+  /** The job whose call this transition settles, fenced on its lease; null for none. */
+  readonly settleHandoffJob: HandoffJobSettle | null;
 }
 
 /** What {@link TransitionOperations.writeTransition} wrote that its caller acts on. */
@@ -55,7 +68,9 @@ export interface TransitionOperations {
   /**
    * Applies `write` whole: with `expectedVersion` set and the stored run at another
    * version, writes nothing and throws a `version_conflict` StoreError; a new run whose
-   * id or idempotency key exists throws `duplicate_key`.
+   * id or idempotency key exists throws `duplicate_key`. A `settleHandoffJob` whose job is
+   * no longer held as expected (or no longer exists) throws `lease_lost`, checked last: the
+   * caller's transaction must then roll back, as the other parts may have been written.
    */
   writeTransition(write: TransitionWrite): Promise<TransitionWritten>;
 }

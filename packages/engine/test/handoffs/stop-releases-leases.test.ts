@@ -209,9 +209,9 @@ describe('stopping gives leases back', () => {
     const controller = new AbortController();
     let armed = false;
     const memory = createMemoryStore();
-    // The first simulated answer settled stops the pass.
+    // The first simulated answer settled (its transition writes the job) stops the pass.
     const store = spiedStore(memory, (operation) => {
-      if (armed && operation === 'updateHandoffJob') controller.abort();
+      if (armed && operation === 'writeTransition') controller.abort();
     });
     const { engine } = harness({ store, testClock });
     const runs = [];

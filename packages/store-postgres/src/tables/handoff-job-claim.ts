@@ -1,5 +1,5 @@
 import type { HandoffJobClaim, HandoffJobRow } from '@programrun/engine';
-import type { SqlExecutor } from '../sql/sql-database.js';
+import { PREPARED, type SqlExecutor } from '../sql/sql-database.js';
 
 /** Earliest `next_attempt_at` first, ties by id (as JavaScript compares strings). */
 export const byNextAttemptThenId = (a: HandoffJobRow, b: HandoffJobRow): number =>
@@ -58,7 +58,8 @@ remembered AS (
  *   served first; only when the claim names its party), then earliest due, then id;
  *   numbered by `position` in that order;
  * - `locked`: what no other transaction is claiming (`FOR UPDATE SKIP LOCKED`, the lease
- *   checked again on the row as locked), then `leased` with one more call counted;
+ *   checked again on the row as locked), each chosen job looked up by its id (never a
+ *   scan of the whole queue), then `leased` with one more call counted;
  * - with a party, the accounts served are remembered ({@link rememberTurns}).
  */
 const claimStatement = (
@@ -123,10 +124,11 @@ chosen AS (
   LIMIT (SELECT size FROM room)
 ),
 locked AS (
-  SELECT j.id FROM ${schema}.handoff_jobs j
-  WHERE j.id IN (SELECT id FROM chosen) AND j.status = 'queued'
-    AND (j.lease_until IS NULL OR j.lease_until <= ${p.now})
-  FOR UPDATE SKIP LOCKED
+  SELECT j.id FROM chosen c CROSS JOIN LATERAL (
+    SELECT id FROM ${schema}.handoff_jobs
+    WHERE id = c.id AND status = 'queued' AND (lease_until IS NULL OR lease_until <= ${p.now})
+    FOR UPDATE SKIP LOCKED
+  ) j
 ),
 leased AS (
   UPDATE ${schema}.handoff_jobs AS j
@@ -153,9 +155,11 @@ export async function claimHandoffJobs(
 ): Promise<HandoffJobRow[]> {
   if (claim.limit <= 0) return [];
   if (claim.party !== undefined) {
-    await sql.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-      `programrun:handoff-claim:${schema}:${claim.environment}:${claim.party}`,
-    ]);
+    await sql.query(
+      'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))',
+      [`programrun:handoff-claim:${schema}:${claim.environment}:${claim.party}`],
+      PREPARED,
+    );
   }
   const params: unknown[] = [];
   const param = (value: unknown): string => {
@@ -183,6 +187,6 @@ export async function claimHandoffJobs(
       until: param(claim.lease_until),
     },
   );
-  const { rows } = await sql.query<HandoffJobRow>(statement, params);
+  const { rows } = await sql.query<HandoffJobRow>(statement, params, PREPARED);
   return rows.sort(byNextAttemptThenId);
 }

@@ -109,6 +109,7 @@ export function handoffJobTables(sql: SqlExecutor, schema: string): HandoffJobTa
           expected.lease_owner,
           expected.calls,
         ],
+        PREPARED,
       );
       if (rowCount === 1) return;
       const { rows } = await sql.query<{ lease_owner: string | null; calls: number }>(

@@ -34,6 +34,18 @@ const RUN_COLUMNS_UNLESS_AT = RUN_COLUMNS.split(', ')
   )
   .join(', ');
 
+/** What the write statement reports: runs and settled jobs written, deliveries queued. */
+interface Written {
+  readonly applied: number;
+  readonly deliveries: number;
+  readonly settled: number | null;
+}
+
+/** The job columns a settle replaces: all but the id and the trace context. */
+const SETTLED_JOB_COLUMNS = JOB_COLUMNS.split(', ')
+  .filter((column) => column !== 'id' && column !== 'trace_context')
+  .join(', ');
+
 /** A run row read with its pending timers and its account's test clock. */
 type RunWithState = StoredRun & {
   readonly pending_timers: TimerRow[];
@@ -91,16 +103,18 @@ export function transitionTables(
       assertOneScope(write);
       const { text, params } = transitionStatement(schema, write);
       // The text varies only with which parts a write has: a few dozen prepared statements.
-      const { rows } = await sql.query<{ applied: number; deliveries: number }>(
-        text,
-        params,
-        PREPARED,
-      );
+      const { rows } = await sql.query<Written>(text, params, PREPARED);
       const written = rows[0]!;
       if (written.applied !== 1) {
         throw new StoreError(
           'version_conflict',
           `run ${write.run.id} is not at version ${write.expectedVersion}`,
+        );
+      }
+      if (write.settleHandoffJob && written.settled !== 1) {
+        throw new StoreError(
+          'lease_lost',
+          `handoff job ${write.settleHandoffJob.job.id} is no longer held`,
         );
       }
       runs.written(write.run);
@@ -202,9 +216,24 @@ function transitionStatement(
       FROM json_populate_recordset(NULL::${schema}.handoff_jobs, ${param(JSON.stringify(write.insertHandoffJobs))}::json)
       WHERE ${ran})`);
   }
+  let settledJob = 'NULL';
+  if (write.settleHandoffJob) {
+    const { job, expected } = write.settleHandoffJob;
+    // The job's row as `updateHandoffJob` replaces it (its trace context never changes),
+    // after the run's part: the order every transition locks rows in.
+    parts.push(`settled_job AS (
+      UPDATE ${schema}.handoff_jobs AS j SET (${SETTLED_JOB_COLUMNS}) = (
+        SELECT ${SETTLED_JOB_COLUMNS}
+        FROM json_populate_record(NULL::${schema}.handoff_jobs, ${param(JSON.stringify(job))}::json))
+      WHERE j.id = ${param(job.id)} AND j.lease_owner IS NOT DISTINCT FROM ${param(expected.lease_owner)}::text
+        AND j.calls = ${param(expected.calls)} AND ${ran}
+      RETURNING 1)`);
+    settledJob = '(SELECT count(*) FROM settled_job)';
+  }
   return {
     text: `WITH ${parts.join(',\n')}
-      SELECT (SELECT count(*) FROM run)::integer AS applied, ${deliveries}::integer AS deliveries`,
+      SELECT (SELECT count(*) FROM run)::integer AS applied, ${deliveries}::integer AS deliveries,
+        ${settledJob}::integer AS settled`,
     params,
   };
 }
