@@ -9,7 +9,8 @@ export interface SqlCounts {
 
 /**
  * Wraps a database to count its transactions and statements: each statement is one
- * round trip to PostgreSQL, and each transaction adds two more (BEGIN, COMMIT).
+ * round trip to PostgreSQL, and each transaction that sent BEGIN adds two more (BEGIN,
+ * COMMIT; a lazy one whose only write committed by itself sends neither).
  *
  * @example
  * ```ts
@@ -19,20 +20,26 @@ export interface SqlCounts {
  */
 export function countingDatabase(database: SqlDatabase, counts: SqlCounts): SqlDatabase {
   const counting = (sql: SqlExecutor): SqlExecutor => ({
-    query(text, params) {
+    query(text, params, options) {
       counts.statements += 1;
-      return sql.query(text, params);
+      return sql.query(text, params, options);
     },
     script(text) {
       counts.statements += 1;
       return sql.script(text);
     },
+    begun: () => sql.begun(),
   });
   return {
     kind: database.kind,
-    transaction(work) {
-      counts.transactions += 1;
-      return database.transaction((sql) => work(counting(sql)));
+    transaction(work, options) {
+      return database.transaction(async (sql) => {
+        try {
+          return await work(counting(sql));
+        } finally {
+          if (sql.begun()) counts.transactions += 1;
+        }
+      }, options);
     },
     session: (work) => database.session((sql) => work(counting(sql))),
     close: () => database.close(),

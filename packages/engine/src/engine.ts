@@ -132,9 +132,10 @@ export function createEngine(options: EngineOptions): Engine {
       // Checked before the transaction opens, so a retry never validates again.
       const prepared = prepareCreation(catalogue, scope, request);
       return inCreateSpan(context, scope, prepared, (traceContext) =>
+        // A create writes once (its first transition) and only reads after.
         transactions.run(
           (transaction) => createRunIn(context, transaction, scope, prepared, traceContext),
-          { retryDuplicateKey: true },
+          { retryDuplicateKey: true, singleWrite: true },
         ),
       );
     },
@@ -142,8 +143,11 @@ export function createEngine(options: EngineOptions): Engine {
     getRun: (scope, id) => getRun(context, scope, id),
     listRuns: (scope, query) => listRuns(context, scope, query),
     listEvents: (scope, runId, query) => listEvents(context, scope, runId, query),
+    // A signal writes once (its transition) and only reads after: two round trips on SQL.
     signal: async (scope, runId, signal) =>
-      transactions.run((transaction) => applySignal(context, transaction, scope, runId, signal)),
+      transactions.run((transaction) => applySignal(context, transaction, scope, runId, signal), {
+        singleWrite: true,
+      }),
     runDueTimers: (environment, timerOptions) =>
       runDueTimers(context, environment, timerOptions?.signal),
     advanceTestClock: (account, seconds) => testClocks.advance(account, seconds),

@@ -103,6 +103,7 @@ export {
 export type { UnstorableProblem, UnstorableValue } from './store/storable-values.js';
 export type {
   StoreV1,
+  StoreTransactionOptions,
   StoreTransactionV1,
   Scope,
   StoredRun,

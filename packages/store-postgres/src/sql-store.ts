@@ -74,8 +74,10 @@ export function createSqlStore(database: SqlDatabase, schema: string): SqlStore 
     specificationVersion: 'v1',
     name: database.kind,
     schema,
-    async transaction(work) {
+    async transaction(work, options = {}) {
       if (closed) throw new StoreError('store_unavailable', 'the store is closed');
+      // A single-write unit of work reads before BEGIN and commits its one write by itself.
+      const sqlOptions = { lazy: options.singleWrite === true };
       let runs: StoredRun[] = [];
       const inner = (sql: SqlExecutor) => {
         written.set(sql, (runs = []));
@@ -84,8 +86,8 @@ export function createSqlStore(database: SqlDatabase, schema: string): SqlStore 
       // Under a recording span (the engine's transaction span), its statements are counted.
       const span = trace.getActiveSpan();
       const value = await (span?.isRecording()
-        ? countedTransaction(database, span, inner)
-        : database.transaction(inner));
+        ? countedTransaction(database, span, inner, sqlOptions)
+        : database.transaction(inner, sqlOptions));
       cache.remember(runs);
       return value;
     },

@@ -10,14 +10,17 @@ const plans = new Map<string, string>();
 
 /** Runs each statement after recording its plan (inserts have none worth checking). */
 const explaining = (sql: SqlExecutor): SqlExecutor => ({
-  async query(text, params = []) {
+  async query(text, params = [], options = {}) {
     if (!/^\s*INSERT\b/i.test(text) && !/pg_advisory/i.test(text)) {
-      const { rows } = await sql.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, params);
+      const { rows } = await sql.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, params, {
+        read: true,
+      });
       plans.set(text, rows.map((row) => row['QUERY PLAN']).join('\n'));
     }
-    return sql.query(text, params);
+    return sql.query(text, params, options);
   },
   script: (text) => sql.script(text),
+  begun: () => sql.begun(),
 });
 
 defineStoreContract(

@@ -7,7 +7,7 @@ import {
 } from '@opentelemetry/api';
 import { EngineError } from '../errors.js';
 import { isStoreError } from '../store/store-error.js';
-import type { StoreV1 } from '../store/store-v1.js';
+import type { StoreTransactionOptions, StoreV1 } from '../store/store-v1.js';
 import { ATTRIBUTES } from '../telemetry/attributes.js';
 import type { EngineMetrics } from '../telemetry/engine-metrics.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
@@ -23,10 +23,18 @@ export interface TransactionRunner {
    * other writer inserted). Effects registered with `afterCommit` run after the commit, in
    * order, and never for an attempt that did not commit.
    */
-  run<T>(
-    work: (transaction: Transaction) => Promise<T>,
-    options?: { readonly retryDuplicateKey?: boolean },
-  ): Promise<T>;
+  run<T>(work: (transaction: Transaction) => Promise<T>, options?: RunOptions): Promise<T>;
+}
+
+/** Options of {@link TransactionRunner.run}. */
+export interface RunOptions {
+  /** Retry once after losing a unique-key race. */
+  readonly retryDuplicateKey?: boolean;
+  /**
+   * The work writes once at most, with one `writeTransition` and nothing after it (the
+   * store's `singleWrite`): a SQL store reads before BEGIN and commits that write by itself.
+   */
+  readonly singleWrite?: boolean;
 }
 
 /** What {@link createTransactionRunner} needs. */
@@ -44,6 +52,8 @@ export interface TransactionRunnerOptions {
   /** Told of the runs each committed transaction inserted or updated; none when absent. */
   readonly runChanges?: RunChanges;
 }
+
+const SINGLE_WRITE: StoreTransactionOptions = { singleWrite: true };
 
 /** The span of one store transaction, its conflict retries included. */
 export const TRANSACTION_SPAN = 'programrun.store.transaction';
@@ -85,18 +95,22 @@ export function createTransactionRunner(options: TransactionRunnerOptions): Tran
   async function attempt<T>(
     work: (transaction: Transaction) => Promise<T>,
     startedAt: number | undefined,
+    singleWrite: boolean,
   ): Promise<T> {
     const effects: AfterCommitEffect[] = [];
     const afterCommit = (effect: AfterCommitEffect) => void effects.push(effect);
     const changed = new Map<string, ChangedRun>();
-    const result = await store.transaction((storeTx) => {
-      const tx = runChanges?.watching()
-        ? observeRunWrites(storeTx, ({ account, environment, id }) =>
-            changed.set(id, { account, environment, id }),
-          )
-        : storeTx;
-      return work(startedAt === undefined ? { tx, afterCommit } : { tx, afterCommit, startedAt });
-    });
+    const result = await store.transaction(
+      (storeTx) => {
+        const tx = runChanges?.watching()
+          ? observeRunWrites(storeTx, ({ account, environment, id }) =>
+              changed.set(id, { account, environment, id }),
+            )
+          : storeTx;
+        return work(startedAt === undefined ? { tx, afterCommit } : { tx, afterCommit, startedAt });
+      },
+      singleWrite ? SINGLE_WRITE : undefined,
+    );
     runEffects(effects);
     if (changed.size > 0) runChanges?.committed(changed.values());
     return result;
@@ -109,7 +123,7 @@ export function createTransactionRunner(options: TransactionRunnerOptions): Tran
    */
   async function attempts<T>(
     work: (transaction: Transaction) => Promise<T>,
-    retryDuplicateKey: boolean,
+    { retryDuplicateKey = false, singleWrite = false }: RunOptions,
     span: Span | undefined,
   ): Promise<T> {
     const startedAt = telemetry ? performance.now() : undefined;
@@ -119,7 +133,7 @@ export function createTransactionRunner(options: TransactionRunnerOptions): Tran
     try {
       for (;;) {
         try {
-          const result = await attempt(work, startedAt);
+          const result = await attempt(work, startedAt, singleWrite);
           count?.('committed', false);
           return result;
         } catch (error) {
@@ -153,14 +167,14 @@ export function createTransactionRunner(options: TransactionRunnerOptions): Tran
   }
 
   return {
-    run(work, { retryDuplicateKey = false } = {}) {
+    run(work, options = {}) {
       // A span only under another one (a request's, a run's): background polling that
       // finds nothing to do starts no trace of its own.
       const parent = telemetry && trace.getSpanContext(contextApi.active());
       if (!telemetry || !parent || !isSpanContextValid(parent))
-        return attempts(work, retryDuplicateKey, undefined);
+        return attempts(work, options, undefined);
       return telemetry.telemetry.inSpan(TRANSACTION_SPAN, { kind: SpanKind.INTERNAL }, (span) =>
-        attempts(work, retryDuplicateKey, span),
+        attempts(work, options, span),
       );
     },
   };

@@ -26,6 +26,30 @@ export type {
 } from './handoff-job-spec.js';
 
 /**
+ * What a unit of work promises its store, so the store may spend fewer round trips on it.
+ * A store may ignore every option: the transaction is then an ordinary one.
+ *
+ * @example
+ * ```ts
+ * await store.transaction((tx) => tx.writeTransition(write), { singleWrite: true });
+ * ```
+ */
+export interface StoreTransactionOptions {
+  /**
+   * The work writes once at most, with one `writeTransition` (reads before and after it
+   * are allowed, nothing written after it). A store may then run the reads outside a
+   * transaction (at READ COMMITTED each statement sees what it would see inside one) and
+   * commit that write by itself as it completes: on SQL stores a transition is then two
+   * round trips (read, write) instead of BEGIN, read, write, COMMIT. A write that fails
+   * (`version_conflict`, `duplicate_key`) writes nothing, as in a transaction; but when
+   * the work throws after its write committed, the write stays (as when a COMMIT's answer
+   * is lost). A write after the committed one is refused with an error.
+   * @default false
+   */
+  readonly singleWrite?: boolean;
+}
+
+/**
  * Operations inside one store transaction, by table group. Everything a transition writes
  * (run, lifecycle records, outbox events and deliveries, timers) commits together or not
  * at all. Transactions run at READ COMMITTED or stronger. Only the `lock…` methods wait for
@@ -60,8 +84,14 @@ export interface StoreV1 {
   readonly specificationVersion: 'v1';
   /** Short name for logs, e.g. `memory`. */
   readonly name: string;
-  /** Runs `work` in one transaction; it commits when `work` resolves and rolls back when it throws. */
-  transaction<T>(work: (tx: StoreTransactionV1) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in one transaction; it commits when `work` resolves and rolls back when it
+   * throws. See {@link StoreTransactionOptions} for what `options` allow a store to do.
+   */
+  transaction<T>(
+    work: (tx: StoreTransactionV1) => Promise<T>,
+    options?: StoreTransactionOptions,
+  ): Promise<T>;
   close(): Promise<void>;
   /**
    * Optional: one cheap round trip that proves the store answers, with the schema version

@@ -59,8 +59,8 @@ export interface TransitionWritten {
 
 /**
  * A transition's read and write as one operation each, so a SQL store spends one round
- * trip on each: the unit of work of the engine is BEGIN, `loadRunForTransition`,
- * `writeTransition`, COMMIT.
+ * trip on each: the unit of work of the engine is `loadRunForTransition`, then
+ * `writeTransition`, which in a single-write transaction commits by itself.
  */
 export interface TransitionOperations {
   /** The run of the scope with its pending timers and the account's test clock. */

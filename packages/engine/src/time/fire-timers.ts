@@ -48,11 +48,14 @@ async function fireTimer(context: EngineContext, timer: TimerRow): Promise<boole
         )
       : { type: 'timer.fired', step: timer.step, attempt: timer.attempt, at };
   try {
-    const applied = await context.transactions.run((transaction) =>
-      applyEvent(context, transaction, scope, timer.run_id, event, {
-        firedTimer: timer,
-        span: { name: TIMER_SPAN, describe: () => describeTimer(timer) },
-      }),
+    // A timer writes once (its transition, or the timer settled) and nothing after.
+    const applied = await context.transactions.run(
+      (transaction) =>
+        applyEvent(context, transaction, scope, timer.run_id, event, {
+          firedTimer: timer,
+          span: { name: TIMER_SPAN, describe: () => describeTimer(timer) },
+        }),
+      { singleWrite: true },
     );
     if (applied.accepted) countFired(context, timer, applied);
     return applied.accepted;

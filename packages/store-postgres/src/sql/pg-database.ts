@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { SqlDatabase, SqlExecutor } from './sql-database.js';
+import { lazyTransaction, type LazyTransaction } from './lazy-transaction.js';
+import type { QueryOptions, SqlDatabase, SqlExecutor } from './sql-database.js';
 import { serialQueue } from './serial-queue.js';
 import { toStoreError } from './sql-errors.js';
 
@@ -29,27 +30,44 @@ export type PgDatabaseOptions = (
   readonly preparedStatements?: boolean;
 };
 
+/** Statements on one connection, and the transaction it runs (none in a session). */
+interface ConnectionExecutor extends SqlExecutor {
+  /** Starts a transaction on the connection (`null`: a session, statements as they come). */
+  open(transaction: LazyTransaction | null): void;
+}
+
 /**
  * Statements on one connection, one at a time in call order: callers may issue a
  * transaction's reads concurrently (the engine lists events with `Promise.all`), which `pg`
  * 8 only queues with a deprecation warning and `pg` 9 refuses.
  */
-const executor = (client: pg.PoolClient, prepared: boolean): SqlExecutor => {
+const executor = (client: pg.PoolClient, prepared: boolean): ConnectionExecutor => {
   const serial = serialQueue();
+  let transaction: LazyTransaction | null = null;
+  const send = async <Row>(text: string, params: readonly unknown[], options: QueryOptions) => {
+    const result = await client.query<never>({
+      text,
+      values: params as unknown[],
+      ...(prepared && options.prepare ? { name: statementName(text) } : {}),
+    });
+    return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
+  };
   return {
-    query: (text, params = [], options = {}) =>
-      serial(async () => {
-        const result = await client.query<never>({
-          text,
-          values: params as unknown[],
-          ...(prepared && options.prepare ? { name: statementName(text) } : {}),
-        });
-        return { rows: result.rows, rowCount: result.rowCount ?? 0 };
-      }),
+    open(next) {
+      transaction = next;
+    },
+    query: <Row>(text: string, params: readonly unknown[] = [], options: QueryOptions = {}) =>
+      serial(() =>
+        transaction
+          ? transaction.run(options, () => send<Row>(text, params, options))
+          : send<Row>(text, params, options),
+      ),
     script: (text) =>
       serial(async () => {
-        await client.query(text);
+        const run = async () => void (await client.query(text));
+        await (transaction ? transaction.run({}, run) : run());
       }),
+    begun: () => transaction?.begun ?? false,
   };
 };
 
@@ -86,8 +104,8 @@ export function createPgDatabase(options: PgDatabaseOptions): SqlDatabase {
   if (owned) pool.on('error', () => undefined);
   // One executor per connection, kept while the pool keeps the connection: what is built
   // over it (the store's transaction operations) is built once per connection.
-  const executors = new WeakMap<pg.PoolClient, SqlExecutor>();
-  const executorOf = (client: pg.PoolClient): SqlExecutor => {
+  const executors = new WeakMap<pg.PoolClient, ConnectionExecutor>();
+  const executorOf = (client: pg.PoolClient): ConnectionExecutor => {
     let found = executors.get(client);
     if (!found) executors.set(client, (found = executor(client, prepared)));
     return found;
@@ -118,16 +136,22 @@ export function createPgDatabase(options: PgDatabaseOptions): SqlDatabase {
 
   return {
     kind: 'postgres',
-    transaction(work) {
+    transaction(work, options = {}) {
       return withClient(async (client) => {
-        try {
+        const sql = executorOf(client);
+        const transaction = lazyTransaction(options.lazy ?? false, async () => {
           await client.query('BEGIN');
-          const value = await work(executorOf(client));
-          await client.query('COMMIT');
+        });
+        sql.open(transaction);
+        try {
+          const value = await work(sql);
+          if (transaction.begun) await client.query('COMMIT');
           return value;
         } catch (error) {
-          await client.query('ROLLBACK').catch(() => undefined);
+          if (transaction.begun) await client.query('ROLLBACK').catch(() => undefined);
           throw toStoreError(error);
+        } finally {
+          sql.open(null);
         }
       });
     },

@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
-import type { SqlDatabase, SqlExecutor } from './sql-database.js';
+import { lazyTransaction, type LazyTransaction } from './lazy-transaction.js';
+import type { QueryOptions, SqlDatabase, SqlExecutor } from './sql-database.js';
 import { serialQueue } from './serial-queue.js';
 import { toStoreError } from './sql-errors.js';
 
@@ -9,15 +10,26 @@ export interface PGliteDatabaseOptions {
   readonly dataDir?: string;
 }
 
-const executor = (db: Pick<PGlite, 'query' | 'exec'>): SqlExecutor => ({
-  async query(text, params = []) {
-    const result = await db.query(text, params as unknown[]);
-    return { rows: result.rows as never[], rowCount: result.affectedRows ?? 0 };
-  },
-  async script(text) {
-    await db.exec(text);
-  },
-});
+/** Statements on the one connection, in `transaction` when given (none in a session). */
+const executor = (
+  db: Pick<PGlite, 'query' | 'exec'>,
+  transaction: LazyTransaction | null,
+): SqlExecutor => {
+  const within = <T>(options: QueryOptions, statement: () => Promise<T>) =>
+    transaction ? transaction.run(options, statement) : statement();
+  return {
+    query: (text, params = [], options = {}) =>
+      within(options, async () => {
+        const result = await db.query(text, params as unknown[]);
+        return { rows: result.rows as never[], rowCount: result.affectedRows ?? 0 };
+      }),
+    script: (text) =>
+      within({}, async () => {
+        await db.exec(text);
+      }),
+    begun: () => transaction?.begun ?? false,
+  };
+};
 
 /**
  * Embedded PostgreSQL (PGlite, WebAssembly) in a data directory: zero setup, persistent,
@@ -42,11 +54,17 @@ export async function createPGliteDatabase(
   const serial = serialQueue();
   return {
     kind: 'pglite',
-    transaction(work) {
+    transaction(work, options = {}) {
       return serial(async () => {
+        const transaction = lazyTransaction(options.lazy ?? false, async () => {
+          await db.exec('BEGIN');
+        });
         try {
-          return await db.transaction((tx) => work(executor(tx)));
+          const value = await work(executor(db, transaction));
+          if (transaction.begun) await db.exec('COMMIT');
+          return value;
         } catch (error) {
+          if (transaction.begun) await db.exec('ROLLBACK').catch(() => undefined);
           throw toStoreError(error);
         }
       });
@@ -54,7 +72,7 @@ export async function createPGliteDatabase(
     session(work) {
       return serial(async () => {
         try {
-          return await work(executor(db));
+          return await work(executor(db, null));
         } catch (error) {
           throw toStoreError(error);
         }

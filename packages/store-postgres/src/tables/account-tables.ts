@@ -7,7 +7,7 @@ import {
   type StoreTransactionV1,
   type TestClockRow,
 } from '@programrun/engine';
-import { PREPARED, type SqlExecutor } from '../sql/sql-database.js';
+import { PREPARED, PREPARED_READ, type SqlExecutor } from '../sql/sql-database.js';
 
 type AccountTables = Pick<
   StoreTransactionV1,
@@ -49,7 +49,7 @@ export function accountTables(sql: SqlExecutor, schema: string): AccountTables {
       const { rows } = await sql.query<TestClockRow>(
         `SELECT ${CLOCK_COLUMNS} FROM ${schema}.test_clocks WHERE account = $1`,
         [account],
-        PREPARED,
+        PREPARED_READ,
       );
       return rows[0];
     },
@@ -190,7 +190,7 @@ export function accountTables(sql: SqlExecutor, schema: string): AccountTables {
         `SELECT ${REQUEST_COLUMNS} FROM ${schema}.access_requests
          WHERE account = $1 AND environment = $2 AND session_id = $3`,
         [scope.account, scope.environment, sessionId],
-        PREPARED,
+        PREPARED_READ,
       );
       return rows[0];
     },

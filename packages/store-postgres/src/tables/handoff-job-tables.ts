@@ -5,7 +5,7 @@ import {
   type HandoffPartyLoad,
   type StoreTransactionV1,
 } from '@programrun/engine';
-import { PREPARED, type SqlExecutor } from '../sql/sql-database.js';
+import { PREPARED, PREPARED_READ, type SqlExecutor } from '../sql/sql-database.js';
 import { claimHandoffJobs } from './handoff-job-claim.js';
 import { withTraceContext } from './trace-context-column.js';
 
@@ -69,7 +69,7 @@ export function handoffJobTables(sql: SqlExecutor, schema: string): HandoffJobTa
       const { rows } = await sql.query<HandoffJobRow>(
         `SELECT ${JOB_COLUMNS} FROM ${schema}.handoff_jobs WHERE run_id = $1`,
         [runId],
-        PREPARED,
+        PREPARED_READ,
       );
       return withTraceContext(rows).sort((a, b) =>
         a.step === b.step ? a.attempt - b.attempt : a.step < b.step ? -1 : 1,

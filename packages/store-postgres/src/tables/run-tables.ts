@@ -7,7 +7,7 @@ import {
   type StoredRun,
   type StoreTransactionV1,
 } from '@programrun/engine';
-import { PREPARED, type SqlExecutor } from '../sql/sql-database.js';
+import { PREPARED_READ, type SqlExecutor } from '../sql/sql-database.js';
 import { runListStatement } from './run-list-query.js';
 import { withTraceContext } from './trace-context-column.js';
 
@@ -54,7 +54,7 @@ export function runTables(sql: SqlExecutor, schema: string): RunTables {
       const { rows } = await sql.query<StoredRun>(
         `SELECT ${RUN_COLUMNS} FROM ${schema}.runs WHERE id = $1 AND account = $2 AND environment = $3`,
         [id, scope.account, scope.environment],
-        PREPARED,
+        PREPARED_READ,
       );
       return withTraceContext(rows)[0];
     },
@@ -64,7 +64,7 @@ export function runTables(sql: SqlExecutor, schema: string): RunTables {
         `SELECT ${RUN_COLUMNS} FROM ${schema}.runs
          WHERE account = $1 AND environment = $2 AND idempotency_key = $3`,
         [scope.account, scope.environment, key],
-        PREPARED,
+        PREPARED_READ,
       );
       return withTraceContext(rows)[0];
     },

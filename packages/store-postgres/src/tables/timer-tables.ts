@@ -1,5 +1,5 @@
 import type { StoreTransactionV1, TimerClaim, TimerQuery, TimerRow } from '@programrun/engine';
-import type { SqlExecutor } from '../sql/sql-database.js';
+import { PREPARED_READ, type SqlExecutor } from '../sql/sql-database.js';
 
 type TimerTables = Pick<
   StoreTransactionV1,
@@ -45,6 +45,7 @@ export function timerTables(sql: SqlExecutor, schema: string): TimerTables {
         `SELECT ${TIMER_COLUMNS} FROM ${schema}.timers WHERE run_id = $1 AND status = 'pending'
          ORDER BY due_at, id`,
         [runId],
+        PREPARED_READ,
       );
       return rows;
     },

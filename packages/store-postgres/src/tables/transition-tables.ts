@@ -8,7 +8,7 @@ import {
   type TimerRow,
   type TransitionWrite,
 } from '@programrun/engine';
-import { PREPARED, type SqlExecutor } from '../sql/sql-database.js';
+import { PREPARED, PREPARED_READ, PREPARED_WRITE, type SqlExecutor } from '../sql/sql-database.js';
 import { JOB_COLUMNS } from './handoff-job-tables.js';
 import { RUN_COLUMNS, runParams } from './run-tables.js';
 import { TIMER_COLUMNS } from './timer-tables.js';
@@ -90,7 +90,7 @@ export function transitionTables(
               WHERE c.account = r.account AND r.environment = 'test') AS test_clock
          FROM ${schema}.runs r WHERE r.id = $1 AND r.account = $2 AND r.environment = $3`,
         [id, scope.account, scope.environment, cached?.version ?? 0],
-        PREPARED,
+        PREPARED_READ,
       );
       const row = withTraceContext(rows)[0];
       if (!row) return undefined;
@@ -103,7 +103,10 @@ export function transitionTables(
       assertOneScope(write);
       const { text, params } = transitionStatement(schema, write);
       // The text varies only with which parts a write has: a few dozen prepared statements.
-      const { rows } = await sql.query<Written>(text, params, PREPARED);
+      // The write is whole by itself: in a single-write unit of work it commits on its own,
+      // unless a settled job's fence may fail after the run's part (the caller rolls back).
+      const options = write.settleHandoffJob ? PREPARED : PREPARED_WRITE;
+      const { rows } = await sql.query<Written>(text, params, options);
       const written = rows[0]!;
       if (written.applied !== 1) {
         throw new StoreError(

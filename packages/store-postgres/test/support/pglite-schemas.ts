@@ -38,7 +38,8 @@ export function usePGliteSchemas(
       wrap
         ? {
             ...database,
-            transaction: (work) => database.transaction(async (sql) => work(await wrap(sql))),
+            transaction: (work, options) =>
+              database.transaction(async (sql) => work(await wrap(sql)), options),
           }
         : database,
       `"${schema}"`,
