@@ -23,8 +23,8 @@ const run = (updatedAt: string, status: Status = 'waiting', note = ''): RunRecor
   }) as unknown as RunRecord;
 
 /** A stream over a run whose state a test sets, and that it tells of changes. */
-function harness(first: RunRecord, policy: StreamPolicy = QUIET) {
-  let current = first;
+function harness(first: RunRecord, policy: StreamPolicy = QUIET, stored: RunRecord = first) {
+  let current = stored;
   let failing = false;
   let reads = 0;
   const listeners = new Set<() => void>();
@@ -103,9 +103,19 @@ describe('runEventStream', () => {
     expect(stream.released()).toBe(1);
   });
 
+  it('sends at once a change committed after the first read, before the stream listened', async () => {
+    // The route read `first`; the run moved before the stream's listener was there.
+    const stream = harness(run('t0'), QUIET, run('t1'));
+    expect((await stream.drain()).map(idOf)).toEqual(['t0', 't1']);
+    expect(stream.reads()).toBe(1);
+    stream.opened.end();
+  });
+
   it('reads again when told of a change during a read, so no commit is missed', async () => {
     const stream = harness(run('t0'));
     await stream.drain();
+    // The stream read once as it started listening.
+    expect(stream.reads()).toBe(1);
     stream.set(run('t1'));
     stream.tell();
     // Told again while the first read is in flight: one more read follows it.
@@ -113,7 +123,7 @@ describe('runEventStream', () => {
     stream.tell();
     const blocks = await stream.drain();
     expect(blocks.map(idOf)).toEqual(['t1', 't2']);
-    expect(stream.reads()).toBe(2);
+    expect(stream.reads()).toBe(3);
     stream.opened.end();
   });
 

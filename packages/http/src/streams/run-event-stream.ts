@@ -20,8 +20,8 @@ function unref<T>(timer: T): T {
 }
 
 /**
- * A run's Server-Sent Events: `event: run` with the run (JSON on one line) at once, then
- * each time it reads differently (after this host's commits at once, from other hosts'
+ * A run's Server-Sent Events: `event: run` with the run (JSON on one line) at once (and
+ * again at once if it moved before the stream listened), then each time it reads differently (after this host's commits at once, from other hosts'
  * within a poll); a `: keep-alive` comment every `keepAliveMs`. It ends after a final run,
  * after `maxDurationMs`, on `end()`, or when `signal` aborts; a reader that cancels it (a
  * client gone) ends it too. However it ends, its timers and listener are gone and
@@ -111,6 +111,8 @@ export function runEventStream(
       send(first);
       if (ended) return;
       unwatch = source.watch(() => void refresh());
+      // A commit between the first read and the listener went untold: read once more now.
+      void refresh();
       poll = unref(setInterval(() => void refresh(), policy.pollIntervalMs));
       keepAlive = unref(
         setInterval(() => {
