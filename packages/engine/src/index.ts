@@ -91,7 +91,7 @@ export { StoreError, isStoreError } from './store/store-error.js';
 export type { StoreErrorCode } from './store/store-error.js';
 export { guardStoreTransaction } from './store/store-guard.js';
 export { transitionByOperations } from './store/transition-by-operations.js';
-export { assertOneScope } from './store/transition-spec.js';
+export { assertOneScope, assertTransitionWrite } from './store/transition-spec.js';
 export type { TransitionParts } from './store/transition-by-operations.js';
 export {
   findUnstorable,

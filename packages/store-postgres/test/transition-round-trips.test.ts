@@ -145,7 +145,7 @@ describe('a transition on a SQL store', () => {
       // the slot it frees, in its own transaction; a last claim finds nothing due.
       const lockAndClaim = ['SELECT pg_advisory_xact_lock(hashtextextended($1,', 'WITH RECURSIVE'];
       const claim = ['BEGIN', ...lockAndClaim];
-      const settle = ['BEGIN', 'SELECT r.id,', 'WITH run', ...lockAndClaim];
+      const settle = ['BEGIN', 'SELECT r.id,', 'WITH current_run', ...lockAndClaim];
       expect(seen).toEqual([claim, settle, settle, claim]);
       for (const run of runs) {
         expect((await engine.getRun(scope, run.id)).awaiting).toMatchObject({ kind: 'approval' });
@@ -154,6 +154,25 @@ describe('a transition on a SQL store', () => {
           ['screen_destination', 'closed', 1],
         ]);
       }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("settles a simulated partner's answer as one read and one write committing by itself", async () => {
+    const store = await freshStore();
+    try {
+      const engine = createEngine({ store, scenarios });
+      const scope: Scope = { account: 'acct_sandbox', environment: 'test' };
+      const { run } = await engine.createRun(scope, {
+        scenario_id: 'wallet-delivery@v1',
+        inputs: WALLET_LIVE_INPUTS,
+      });
+      const seen = await statementsOf(() => engine.advanceTestClock(scope.account, 3_600));
+      // The job's settle: the run's transition and the job's row, fenced, in one write.
+      const settles = seen.filter((statements) => statements.includes('WITH current_run'));
+      expect(settles).toEqual([['SELECT r.id,', 'WITH current_run']]);
+      expect((await engine.getRun(scope, run.id)).awaiting).toMatchObject({ kind: 'approval' });
     } finally {
       await store.close();
     }

@@ -64,7 +64,11 @@ export function startHandoffWorkers(
       ? releaseJobLease(context.transactions, job)
       : runLiveCall(context, partner, job, {
           stop: stopping.signal,
-          next: { start, claiming: () => !stopped && calls.inFlight(partner.party) === 1 },
+          next: {
+            start,
+            claiming: () => !stopped && calls.inFlight(partner.party) === 1,
+            ended: done,
+          },
         });
     const call: Promise<void> = work
       .then(() => undefined, onError)

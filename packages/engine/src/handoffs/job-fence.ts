@@ -60,13 +60,18 @@ export async function settleIfHeld<T>(
   then?: (transaction: Transaction) => Promise<void>,
 ): Promise<T> {
   try {
-    return await transactions.run(async (transaction) => {
-      const { next, result, written } = await work(transaction);
-      if (!written && !(await writeIfHeld(transaction.tx, claimed, next)))
-        throw new CallTakenOver();
-      if (then) await then(transaction);
-      return result;
-    });
+    // Without `then`, the settle writes once (the transition with the job's row, or the
+    // row alone): a single-write unit of work, two round trips on SQL stores.
+    return await transactions.run(
+      async (transaction) => {
+        const { next, result, written } = await work(transaction);
+        if (!written && !(await writeIfHeld(transaction.tx, claimed, next)))
+          throw new CallTakenOver();
+        if (then) await then(transaction);
+        return result;
+      },
+      { singleWrite: then === undefined },
+    );
   } catch (error) {
     if (error instanceof CallTakenOver || isStoreError(error, 'lease_lost')) return dropped;
     throw error;

@@ -59,19 +59,19 @@ export function claimLiveJobs(
 
 /**
  * What a settle claims before it commits: the party's next due job, for the slot the
- * settled call frees, when `next.claiming()` and the party's flow control allow a call
- * now (asked once the settle has written, so the calls that ended before are counted out).
- * It is the same fair claim a worker's pass makes, riding on the settle's commit rather
- * than a transaction of its own; its call starts once the settle has committed.
+ * settled call frees, when the party's flow control allows a call now. It is the same fair
+ * claim a worker's pass makes, riding on the settle's commit rather than a transaction of
+ * its own; its call starts once the settle has committed.
  */
 const claimNext =
   (context: EngineContext, partner: ResolvedPartner, next: NonNullable<LiveCallOptions['next']>) =>
   async (transaction: Transaction): Promise<void> => {
-    if (!next.claiming()) return;
     if (partner.flow.allowance(context.liveClock.now().getTime(), 1) <= 0) return;
     const jobs = await transaction.tx.claimHandoffJobs(liveClaim(context, partner, 1));
     if (jobs.length > 0)
       transaction.afterCommit(() => {
+        // The settled call leaves the count before the next one of its slot enters it.
+        next.ended();
         for (const job of jobs) next.start(partner, job);
       });
   };
@@ -82,12 +82,18 @@ export interface LiveCallOptions {
   readonly stop?: AbortSignal;
   /**
    * Claims the party's next due job in the settle, for the slot the call frees, when
-   * `claiming()` says so, and starts its call with `start`. A claim holds the party's
-   * advisory lock until its transaction commits, so a settle claims only when the call is
-   * the party's one call in flight on this host (and the host is not stopping): under
-   * load, a worker's pass claims for several freed slots at once instead.
+   * `claiming()` says so (asked once the call ended), and starts its call with `start`
+   * once the settle has committed, right after telling `ended` that this call left its
+   * slot. A claim holds the party's advisory lock until its transaction commits, so a
+   * settle claims only when its call is the party's one call in flight on this host (and
+   * the host is not stopping): under load, a worker's pass claims for several freed slots
+   * at once instead. A settle that claims nothing is a single-write unit of work.
    */
-  readonly next?: { readonly start: StartCall; readonly claiming: () => boolean };
+  readonly next?: {
+    readonly start: StartCall;
+    readonly claiming: () => boolean;
+    readonly ended: () => void;
+  };
 }
 
 /**
@@ -133,7 +139,7 @@ export async function runLiveCall(
         await releaseJobLease(context.transactions, job);
         return written;
       }
-      const then = next && claimNext(context, partner, next);
+      const then = next?.claiming() ? claimNext(context, partner, next) : undefined;
       written = await settleLiveJob(context, { job, result, durationMs }, then);
       return written;
     } finally {

@@ -50,7 +50,11 @@ async function runDueLiveJobs(context: EngineContext): Promise<number> {
   const start: StartCall = (partner, job) => {
     const done = calls.started(partner.party);
     const call: Promise<void> = runLiveCall(context, partner, job, {
-      next: { start, claiming: () => !failure && calls.inFlight(partner.party) === 1 },
+      next: {
+        start,
+        claiming: () => !failure && calls.inFlight(partner.party) === 1,
+        ended: done,
+      },
     })
       .then((written) => void (written && (settled += 1)))
       .catch((error: unknown) => void (failure ??= { error }))

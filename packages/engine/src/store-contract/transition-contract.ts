@@ -273,8 +273,8 @@ export function defineTransitionContract(withStore: WithStore): void {
         );
       });
 
-      // Another worker took the call over (or the job is gone): the transaction rolls back
-      // whole.
+      // Another worker took the call over (or the job is gone): nothing is written, even in
+      // a transaction that goes on.
       await seedRun(store, scope, 'prun_3');
       const taken = await leaseJob(store, scope, 'prun_3', 'worker-b');
       const before = await store.transaction((tx) => writtenState(tx, scope, 'prun_3'));
@@ -294,6 +294,29 @@ export function defineTransitionContract(withStore: WithStore): void {
           ),
           'lease_lost',
         );
+      await store.transaction(async (tx) => {
+        for (const [next, held] of notHeld)
+          await tx
+            .writeTransition({
+              ...nextTransition(scope, 'prun_3'),
+              closeHandoffJobs: null,
+              settleHandoffJob: { job: next, expected: { lease_owner: held, calls: taken.calls } },
+            })
+            .catch(() => undefined);
+        expect(await writtenState(tx, scope, 'prun_3')).toEqual(before);
+      });
+      // A run no longer at the expected version is a conflict first.
+      await expectStoreError(
+        store.transaction((tx) =>
+          tx.writeTransition({
+            ...nextTransition(scope, 'prun_3'),
+            expectedVersion: 9,
+            closeHandoffJobs: null,
+            settleHandoffJob: { job: taken, expected: { lease_owner: 'worker-a', calls: 1 } },
+          }),
+        ),
+        'version_conflict',
+      );
       expect(await store.transaction((tx) => writtenState(tx, scope, 'prun_3'))).toEqual(before);
     }));
 

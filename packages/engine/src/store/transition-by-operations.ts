@@ -4,7 +4,7 @@ import { matchesEnabledEvents } from '../webhooks/event-filter.js';
 import { isStoreError, StoreError } from './store-error.js';
 import type { StoreTransactionV1 } from './store-v1.js';
 import {
-  assertOneScope,
+  assertTransitionWrite,
   type RunForTransition,
   type TransitionWrite,
   type TransitionWritten,
@@ -39,8 +39,15 @@ export function transitionByOperations(
     },
 
     async writeTransition(write: TransitionWrite): Promise<TransitionWritten> {
-      assertOneScope(write);
+      assertTransitionWrite(write);
       const { scope, run } = write;
+      // Checked before anything is written, so a lost lease writes nothing either (a run
+      // not at the expected version is a version_conflict first, from updateRun).
+      if (
+        write.settleHandoffJob &&
+        (await tx.getRun(scope, run.id))?.version === write.expectedVersion
+      )
+        await assertHeld(tx, run.id, write.settleHandoffJob);
       if (write.expectedVersion === null) await tx.insertRun(run);
       else await tx.updateRun(run, write.expectedVersion);
       if (write.records.length > 0) await tx.appendRecords(scope, write.records);
@@ -69,6 +76,21 @@ export function transitionByOperations(
       return { deliveries };
     },
   };
+}
+
+/** Throws `lease_lost` unless the settled job is still held as expected. */
+async function assertHeld(
+  tx: TransitionParts,
+  runId: string,
+  settle: NonNullable<TransitionWrite['settleHandoffJob']>,
+): Promise<void> {
+  const stored = (await tx.handoffJobsOfRun(runId)).find((job) => job.id === settle.job.id);
+  if (
+    !stored ||
+    stored.lease_owner !== settle.expected.lease_owner ||
+    stored.calls !== settle.expected.calls
+  )
+    throw new StoreError('lease_lost', `handoff job ${settle.job.id} is no longer held`);
 }
 
 /** The settled job's next row while its worker holds it; `lease_lost` otherwise. */

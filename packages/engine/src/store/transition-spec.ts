@@ -47,7 +47,10 @@ export interface TransitionWrite {
   /** Close the run's open handoff jobs except `keep` (null: leave them). */
   readonly closeHandoffJobs: { readonly keep: readonly string[]; readonly at: string } | null;
   readonly insertHandoffJobs: readonly HandoffJobRow[];
-  /** The job whose call this transition settles, fenced on its lease; null for none. */
+  /**
+   * The job whose call this transition settles, fenced on its lease; null for none (always
+   * for a new run: a job belongs to a run that exists).
+   */
   readonly settleHandoffJob: HandoffJobSettle | null;
 }
 
@@ -69,8 +72,8 @@ export interface TransitionOperations {
    * Applies `write` whole: with `expectedVersion` set and the stored run at another
    * version, writes nothing and throws a `version_conflict` StoreError; a new run whose
    * id or idempotency key exists throws `duplicate_key`. A `settleHandoffJob` whose job is
-   * no longer held as expected (or no longer exists) throws `lease_lost`, checked last: the
-   * caller's transaction must then roll back, as the other parts may have been written.
+   * no longer held as expected (or no longer exists) throws `lease_lost` and writes nothing
+   * either (a run not at `expectedVersion` is a `version_conflict` first).
    */
   writeTransition(write: TransitionWrite): Promise<TransitionWritten>;
 }
@@ -90,5 +93,22 @@ export function assertOneScope(write: TransitionWrite): void {
   if (run.account !== scope.account || run.environment !== scope.environment)
     throw new TypeError(
       `writeTransition: run ${run.id} is of ${run.account}/${run.environment}, not of the write's scope ${scope.account}/${scope.environment}`,
+    );
+}
+
+/**
+ * Refuses a write that no store may apply: a run of another scope than the write's
+ * ({@link assertOneScope}), or a new run that settles a handoff job.
+ *
+ * @example
+ * ```ts
+ * assertTransitionWrite(write); // throws a TypeError for a write no store may apply
+ * ```
+ */
+export function assertTransitionWrite(write: TransitionWrite): void {
+  assertOneScope(write);
+  if (write.expectedVersion === null && write.settleHandoffJob !== null)
+    throw new TypeError(
+      `writeTransition: new run ${write.run.id} settles handoff job ${write.settleHandoffJob.job.id}; a job belongs to a run that exists`,
     );
 }

@@ -1,5 +1,5 @@
 import {
-  assertOneScope,
+  assertTransitionWrite,
   StoreError,
   type RunForTransition,
   type StoredRun,
@@ -8,7 +8,7 @@ import {
   type TimerRow,
   type TransitionWrite,
 } from '@programrun/engine';
-import { PREPARED, PREPARED_READ, PREPARED_WRITE, type SqlExecutor } from '../sql/sql-database.js';
+import { PREPARED_READ, PREPARED_WRITE, type SqlExecutor } from '../sql/sql-database.js';
 import { JOB_COLUMNS } from './handoff-job-tables.js';
 import { RUN_COLUMNS, runParams } from './run-tables.js';
 import { TIMER_COLUMNS } from './timer-tables.js';
@@ -38,7 +38,9 @@ const RUN_COLUMNS_UNLESS_AT = RUN_COLUMNS.split(', ')
 interface Written {
   readonly applied: number;
   readonly deliveries: number;
+  /** With a settled job: whether the job's row was written, and the run found at its version. */
   readonly settled: number | null;
+  readonly current: number | null;
 }
 
 /** The job columns a settle replaces: all but the id and the trace context. */
@@ -100,26 +102,25 @@ export function transitionTables(
     },
 
     async writeTransition(write: TransitionWrite) {
-      assertOneScope(write);
+      assertTransitionWrite(write);
       const { text, params } = transitionStatement(schema, write);
       // The text varies only with which parts a write has: a few dozen prepared statements.
-      // The write is whole by itself: in a single-write unit of work it commits on its own,
-      // unless a settled job's fence may fail after the run's part (the caller rolls back).
-      const options = write.settleHandoffJob ? PREPARED : PREPARED_WRITE;
-      const { rows } = await sql.query<Written>(text, params, options);
+      // The write is whole by itself: in a single-write unit of work it commits on its own.
+      const { rows } = await sql.query<Written>(text, params, PREPARED_WRITE);
       const written = rows[0]!;
-      if (written.applied !== 1) {
-        throw new StoreError(
+      const conflict = () =>
+        new StoreError(
           'version_conflict',
           `run ${write.run.id} is not at version ${write.expectedVersion}`,
         );
-      }
+      if (write.settleHandoffJob && written.current !== 1) throw conflict();
       if (write.settleHandoffJob && written.settled !== 1) {
         throw new StoreError(
           'lease_lost',
           `handoff job ${write.settleHandoffJob.job.id} is no longer held`,
         );
       }
+      if (written.applied !== 1) throw conflict();
       runs.written(write.run);
       return { deliveries: written.deliveries };
     },
@@ -138,6 +139,29 @@ function transitionStatement(
     return `$${params.length}`;
   };
   const parts: string[] = [];
+  // A settled job's row is written first, fenced on its lease, once the run's row is locked
+  // at the expected version (the order every transition locks rows in: run, then job); the
+  // run's part, and so every other part, writes only when the fence held.
+  let current = 'NULL';
+  let settledJob = 'NULL';
+  let fenced = '';
+  if (write.settleHandoffJob) {
+    const { job, expected } = write.settleHandoffJob;
+    parts.push(`current_run AS (
+      SELECT 1 FROM ${schema}.runs
+      WHERE id = $1 AND account = $2 AND environment = $3 AND version = ${param(write.expectedVersion)}
+      FOR UPDATE)`);
+    parts.push(`settled_job AS (
+      UPDATE ${schema}.handoff_jobs AS j SET (${SETTLED_JOB_COLUMNS}) = (
+        SELECT ${SETTLED_JOB_COLUMNS}
+        FROM json_populate_record(NULL::${schema}.handoff_jobs, ${param(JSON.stringify(job))}::json))
+      WHERE j.id = ${param(job.id)} AND j.lease_owner IS NOT DISTINCT FROM ${param(expected.lease_owner)}::text
+        AND j.calls = ${param(expected.calls)} AND EXISTS (SELECT 1 FROM current_run)
+      RETURNING 1)`);
+    current = '(SELECT count(*) FROM current_run)';
+    settledJob = '(SELECT count(*) FROM settled_job)';
+    fenced = ' AND EXISTS (SELECT 1 FROM settled_job)';
+  }
   if (write.expectedVersion === null) {
     parts.push(`run AS (
       INSERT INTO ${schema}.runs (${RUN_COLUMNS})
@@ -147,7 +171,7 @@ function transitionStatement(
     parts.push(`run AS (
       UPDATE ${schema}.runs SET version = $4, scenario_id = $5, status = $6, created_at = $7,
         idempotency_key = $8, snapshot = $9, last_sequence = $10, record = $11
-      WHERE id = $1 AND account = $2 AND environment = $3 AND version = ${param(write.expectedVersion)}
+      WHERE id = $1 AND account = $2 AND environment = $3 AND version = ${param(write.expectedVersion)}${fenced}
       RETURNING id)`);
   }
   const ran = 'EXISTS (SELECT 1 FROM run)';
@@ -219,24 +243,10 @@ function transitionStatement(
       FROM json_populate_recordset(NULL::${schema}.handoff_jobs, ${param(JSON.stringify(write.insertHandoffJobs))}::json)
       WHERE ${ran})`);
   }
-  let settledJob = 'NULL';
-  if (write.settleHandoffJob) {
-    const { job, expected } = write.settleHandoffJob;
-    // The job's row as `updateHandoffJob` replaces it (its trace context never changes),
-    // after the run's part: the order every transition locks rows in.
-    parts.push(`settled_job AS (
-      UPDATE ${schema}.handoff_jobs AS j SET (${SETTLED_JOB_COLUMNS}) = (
-        SELECT ${SETTLED_JOB_COLUMNS}
-        FROM json_populate_record(NULL::${schema}.handoff_jobs, ${param(JSON.stringify(job))}::json))
-      WHERE j.id = ${param(job.id)} AND j.lease_owner IS NOT DISTINCT FROM ${param(expected.lease_owner)}::text
-        AND j.calls = ${param(expected.calls)} AND ${ran}
-      RETURNING 1)`);
-    settledJob = '(SELECT count(*) FROM settled_job)';
-  }
   return {
     text: `WITH ${parts.join(',\n')}
       SELECT (SELECT count(*) FROM run)::integer AS applied, ${deliveries}::integer AS deliveries,
-        ${settledJob}::integer AS settled`,
+        ${settledJob}::integer AS settled, ${current}::integer AS current`,
     params,
   };
 }
