@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '@programrun/dsl/node';
-import { createEngine, type Scope } from '@programrun/engine';
+import { createEngine, type Scope, type StoreV1 } from '@programrun/engine';
 import {
   createPGliteDatabase,
   createSqlStore,
@@ -45,6 +45,16 @@ const counting = (sql: SqlExecutor): Promise<SqlExecutor> => {
 };
 const freshStore = usePGliteSchemas('round_trips', counting);
 
+/** Runs `work` on a store of a fresh schema, closed after. */
+async function withFreshStore(work: (store: StoreV1) => Promise<void>): Promise<void> {
+  const store = await freshStore();
+  try {
+    await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
 /** The statements of the transactions `work` ran. */
 async function statementsOf(work: () => Promise<unknown>): Promise<string[][]> {
   transactions.length = 0;
@@ -55,9 +65,8 @@ async function statementsOf(work: () => Promise<unknown>): Promise<string[][]> {
 describe('a transition on a SQL store', () => {
   it.each(['live', 'test'] as const)(
     'is one read and one write committing by itself for every signal of a %s run',
-    async (environment) => {
-      const store = await freshStore();
-      try {
+    (environment) =>
+      withFreshStore(async (store) => {
         const engine = createEngine({ store, scenarios });
         const scope: Scope = { account: 'acct_round_trips', environment };
         const { run } = await engine.createRun(scope, {
@@ -77,10 +86,7 @@ describe('a transition on a SQL store', () => {
         // This host wrote every version it read: the documents stayed on the server.
         expect(documentsRead).toEqual([false, false, false]);
         expect((await engine.getRun(scope, run.id)).status).toBe('completed');
-      } finally {
-        await store.close();
-      }
-    },
+      }),
   );
 
   it('reads a run whole once another host moved it on, and finishes it', async () => {
@@ -112,9 +118,8 @@ describe('a transition on a SQL store', () => {
     }
   });
 
-  it("settles a connector's answer in one read and one write, claiming the party's next job before COMMIT", async () => {
-    const store = await freshStore();
-    try {
+  it("settles a connector's answer in one read and one write, claiming the party's next job before COMMIT", () =>
+    withFreshStore(async (store) => {
       const engine = createEngine({
         store,
         scenarios,
@@ -154,14 +159,10 @@ describe('a transition on a SQL store', () => {
           ['screen_destination', 'closed', 1],
         ]);
       }
-    } finally {
-      await store.close();
-    }
-  });
+    }));
 
-  it("settles a simulated partner's answer as one read and one write committing by itself", async () => {
-    const store = await freshStore();
-    try {
+  it("settles a simulated partner's answer as one read and one write committing by itself", () =>
+    withFreshStore(async (store) => {
       const engine = createEngine({ store, scenarios });
       const scope: Scope = { account: 'acct_sandbox', environment: 'test' };
       const { run } = await engine.createRun(scope, {
@@ -173,14 +174,10 @@ describe('a transition on a SQL store', () => {
       const settles = seen.filter((statements) => statements.includes('WITH current_run'));
       expect(settles).toEqual([['SELECT r.id,', 'WITH current_run']]);
       expect((await engine.getRun(scope, run.id)).awaiting).toMatchObject({ kind: 'approval' });
-    } finally {
-      await store.close();
-    }
-  });
+    }));
 
-  it('creates a run with one write (and, in test, one read of the account clock)', async () => {
-    const store = await freshStore();
-    try {
+  it('creates a run with one write (and, in test, one read of the account clock)', () =>
+    withFreshStore(async (store) => {
       const engine = createEngine({ store, scenarios });
       for (const environment of ['live', 'test'] as const) {
         const seen = await statementsOf(() =>
@@ -193,8 +190,5 @@ describe('a transition on a SQL store', () => {
           environment === 'live' ? ['WITH run'] : ['SELECT account,', 'WITH run'],
         ]);
       }
-    } finally {
-      await store.close();
-    }
-  });
+    }));
 });
