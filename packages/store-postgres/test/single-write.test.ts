@@ -12,7 +12,7 @@ import {
   type TransitionWrite,
 } from '@programrun/engine';
 import { lazyTransaction, SecondWriteError } from '../src/sql/lazy-transaction.js';
-import { usePGliteSchemas } from './support/pglite-schemas.js';
+import { closingAfter, usePGliteSchemas } from './support/pglite-schemas.js';
 import { WALLET_LIVE_INPUTS } from './support/wallet-signals.js';
 
 const scenarios = await loadCatalogue(
@@ -51,14 +51,7 @@ async function bump(store: StoreV1, id: string, expected?: number): Promise<Tran
 }
 
 /** Runs `work` on a store of a fresh schema, closed after. */
-async function withFreshStore(work: (store: StoreV1) => Promise<void>): Promise<void> {
-  const store = await freshStore();
-  try {
-    await work(store);
-  } finally {
-    await store.close();
-  }
-}
+const withFreshStore = closingAfter(freshStore);
 
 const versionOf = async (store: StoreV1, id: string) =>
   (await store.transaction((tx) => tx.getRun(scope, id)))?.version;

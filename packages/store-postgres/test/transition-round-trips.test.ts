@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '@programrun/dsl/node';
-import { createEngine, type Scope, type StoreV1 } from '@programrun/engine';
+import { createEngine, type Scope } from '@programrun/engine';
 import {
   createPGliteDatabase,
   createSqlStore,
@@ -14,7 +14,7 @@ import {
   type SqlDatabase,
   type SqlExecutor,
 } from '../src/index.js';
-import { usePGliteSchemas } from './support/pglite-schemas.js';
+import { closingAfter, usePGliteSchemas } from './support/pglite-schemas.js';
 import { RELEASE, walletAnswer, WALLET_LIVE_INPUTS } from './support/wallet-signals.js';
 
 const scenarios = await loadCatalogue(
@@ -46,14 +46,7 @@ const counting = (sql: SqlExecutor): Promise<SqlExecutor> => {
 const freshStore = usePGliteSchemas('round_trips', counting);
 
 /** Runs `work` on a store of a fresh schema, closed after. */
-async function withFreshStore(work: (store: StoreV1) => Promise<void>): Promise<void> {
-  const store = await freshStore();
-  try {
-    await work(store);
-  } finally {
-    await store.close();
-  }
-}
+const withFreshStore = closingAfter(freshStore);
 
 /** The statements of the transactions `work` ran. */
 async function statementsOf(work: () => Promise<unknown>): Promise<string[][]> {

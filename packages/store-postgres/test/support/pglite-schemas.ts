@@ -53,3 +53,25 @@ export function usePGliteSchemas(
     };
   };
 }
+
+/**
+ * Runs work on a store from `freshStore`, closing the store after, whatever happens.
+ *
+ * @example
+ * ```ts
+ * const withFreshStore = closingAfter(usePGliteSchemas('round_trips'));
+ * it('reads', () => withFreshStore(async (store) => { await store.transaction(read); }));
+ * ```
+ */
+export function closingAfter(
+  freshStore: () => Promise<StoreV1>,
+): (work: (store: StoreV1) => Promise<void>) => Promise<void> {
+  return async (work) => {
+    const store = await freshStore();
+    try {
+      await work(store);
+    } finally {
+      await store.close();
+    }
+  };
+}
