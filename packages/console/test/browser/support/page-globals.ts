@@ -16,11 +16,24 @@ export interface PageGlobals {
     readonly images: ArrayLike<PageElement>;
     readonly cookie: string;
     querySelectorAll(selector: string): ArrayLike<PageElement>;
+    querySelector(selector: string): { readonly textContent: string | null } | null;
   };
   readonly sessionStorage: { getItem(key: string): string | null; readonly length: number };
   readonly localStorage: object;
   readonly location: { readonly href: string };
-  readonly performance: { now(): number };
+  readonly performance: {
+    now(): number;
+    readonly timeOrigin: number;
+    getEntriesByType(
+      type: 'resource',
+    ): readonly { readonly name: string; readonly responseEnd: number }[];
+  };
+  /** Watches the DOM (only `observe` is used). */
+  readonly MutationObserver: new (callback: () => void) => {
+    observe(target: PageElement, options: Record<string, boolean>): void;
+  };
+  /** What the text timeline notes, by selector. */
+  __textLogs?: Record<string, { readonly at: number; readonly text: string }[]>;
   getComputedStyle(element: PageElement): {
     readonly outlineStyle: string;
     readonly outlineWidth: string;
