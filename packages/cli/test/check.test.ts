@@ -21,15 +21,60 @@ describe('programrun check', () => {
     expect(lines).toContainEqual(
       expect.stringMatching(/^wallet-delivery@v1 +termination +5 +passed +\d+\.\d s$/),
     );
-    expect(lines.at(-2)).toMatch(
+    const summary = lines.findIndex((line) => line.startsWith('1 scenario, '));
+    expect(lines[summary]).toMatch(
       /^1 scenario, 9 properties: all passed \(\d+ traces in \d+\.\d s\)$/,
     );
-    expect(lines.at(-1)).toBe('seed 11; 5 runs per property');
+    expect(lines[summary + 1]).toBe('seed 11; 5 runs per property');
+    // Then the edges the traces took, and those they did not.
+    expect(lines[summary + 2]).toBe('');
+    expect(lines[summary + 3]).toMatch(/^edges covered (\d+)\/(\d+)(; not taken:)?$/);
+    const [, covered, total] = /(\d+)\/(\d+)/.exec(lines[summary + 3]!)!;
+    expect(lines.slice(summary + 4)).toHaveLength(Number(total) - Number(covered));
+    for (const line of lines.slice(summary + 4))
+      expect(line).toMatch(/^ {2}\w+: .+ → \w+$|^ {2}\w+: /);
     // Not a terminal: progress as plain lines on stderr, a line per quarter.
     expect(result.stderr).toMatch(/^wallet-delivery@v1: 2\d% \(\d+\/45 cases, /);
     expect(result.stderr.trimEnd().split('\n').at(-1)).toMatch(
       /^wallet-delivery@v1: 100% \(45\/45 cases, \d+\.\d s\)$/,
     );
+  });
+
+  it('lists every edge with its hits under --coverage, and enforces --min-coverage', async () => {
+    const listed = await programrun([
+      'check',
+      'scenarios/wallet-delivery@v1.yaml',
+      '--runs',
+      '5',
+      '--seed',
+      '11',
+      '--quiet',
+      '--coverage',
+    ]);
+    expect(listed.code, listed.stderr).toBe(0);
+    const out = listed.stdout;
+    expect(out).toMatch(/\nwallet-delivery@v1\nedges covered \d+\/\d+\n {2}hits {2}edge\n/);
+    expect(out).toMatch(/\n +\d+ {2}release_approval: success → \w+\n/);
+
+    const short = await programrun([
+      'check',
+      'scenarios/wallet-delivery@v1.yaml',
+      '--runs',
+      '3',
+      '--seed',
+      '11',
+      '--quiet',
+      '--min-coverage',
+      '100',
+    ]);
+    expect(short.code).toBe(1);
+    expect(short.stderr).toMatch(
+      /^programrun check: edge coverage under 100 %: wallet-delivery@v1 \d+\/24\n$/,
+    );
+
+    const bad = await programrun(['check', 'scenarios', '--min-coverage', '101']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--min-coverage must be a percentage from 0 to 100, not "101"');
   });
 
   it('exits 1 on a seeded bug, with the timeline and a replay line that replays it', async () => {

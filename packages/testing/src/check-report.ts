@@ -1,4 +1,5 @@
 import type { PropertyName } from './check-options.js';
+import type { CoverageReport } from './edge-coverage.js';
 
 /** How a property failed: the shrunk case, where it is, and what went wrong. */
 export interface PropertyFailure {
@@ -39,6 +40,8 @@ export interface CheckReport {
   readonly seed: number;
   /** Traces run through the engine (each once, however many properties read it). */
   readonly traces: number;
+  /** The scenario's edges (ways out of steps, rule outcomes, retries, compensations) and how many traces took each. */
+  readonly coverage: CoverageReport;
   readonly durationMs: number;
   readonly properties: readonly PropertyResult[];
   /** True when every property passed (or was skipped). */

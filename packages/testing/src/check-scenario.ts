@@ -63,6 +63,7 @@ export async function checkScenario(
     numRuns: checker.numRuns,
     seed: checker.seed,
     traces: checker.traces(),
+    coverage: checker.coverage(),
     durationMs: Math.round(performance.now() - started),
     properties,
     passed: properties.every((property) => property.passed),

@@ -1,4 +1,5 @@
 import type { CheckReport, PropertyResult } from './check-report.js';
+import type { CoverageReport } from './edge-coverage.js';
 
 const indent = (text: string): string =>
   text
@@ -23,6 +24,35 @@ export function formatPropertyFailure(result: PropertyResult): string {
     indent(failure.message),
     failure.replay,
     ...(failure.timeline === '' ? [] : ['', failure.timeline]),
+  ].join('\n');
+}
+
+/**
+ * Edge coverage as text: `edges covered 31/47`, then the edges no trace took (`all`: every
+ * edge, with how many traces took it).
+ *
+ * @example
+ * ```ts
+ * console.log(formatCoverage(report.coverage));
+ * // edges covered 46/47; not taken:
+ * //   lock_fx_quote: timeout → refund_payer
+ * ```
+ */
+export function formatCoverage(coverage: CoverageReport, options: { all?: boolean } = {}): string {
+  const { covered, total } = coverage;
+  if (options.all) {
+    const width = Math.max(...coverage.edges.map(({ hits }) => String(hits).length), 4);
+    return [
+      `edges covered ${covered}/${total}`,
+      `  ${'hits'.padStart(width)}  edge`,
+      ...coverage.edges.map(({ edge, hits }) => `  ${String(hits).padStart(width)}  ${edge.label}`),
+    ].join('\n');
+  }
+  const missed = coverage.edges.filter(({ hits }) => hits === 0);
+  if (missed.length === 0) return `edges covered ${covered}/${total}`;
+  return [
+    `edges covered ${covered}/${total}; not taken:`,
+    ...missed.map(({ edge }) => `  ${edge.label}`),
   ].join('\n');
 }
 
@@ -59,6 +89,7 @@ export function formatCheckReport(report: CheckReport): string {
     `checkScenario ${report.scenario} · seed ${report.seed} · ${report.numRuns} runs per property · ${report.traces} traces in ${(report.durationMs / 1000).toFixed(1)} s`,
     line(['property', 'runs', 'result']),
     ...rows.map(line),
+    ...(report.traces === 0 ? [] : [formatCoverage(report.coverage)]),
     failed.length === 0
       ? 'every property holds'
       : `${failed.length} propert${failed.length === 1 ? 'y' : 'ies'} failed`,

@@ -45,7 +45,18 @@ export { PROPERTY_DESCRIPTIONS, TRACE_CHECKS } from './check-properties.js';
 export type { TraceCheck } from './check-properties.js';
 export { replayLines } from './check-report.js';
 export type { CheckReport, PropertyFailure, PropertyResult } from './check-report.js';
-export { formatCheckReport, formatPropertyFailure } from './format-check-report.js';
+export { formatCheckReport, formatCoverage, formatPropertyFailure } from './format-check-report.js';
+export { createEdgeCoverage } from './edge-coverage.js';
+export type { CoverageReport, EdgeCoverage, EdgeHits } from './edge-coverage.js';
+export {
+  attemptEdgeId,
+  compensationEdgeId,
+  flowEdgeId,
+  ruleEdgeId,
+  scenarioEdges,
+} from './scenario-edges.js';
+export type { ScenarioEdge, ScenarioEdgeKind } from './scenario-edges.js';
+export { traceEdges } from './trace-edges.js';
 export { scenarioSuite } from './scenario-suite.js';
 export type { ScenarioSuiteOptions } from './scenario-suite.js';
 export { loadCompiledScenario } from './load-compiled.js';

@@ -21,6 +21,7 @@ import {
 import { PROPERTY_DESCRIPTIONS, TRACE_CHECKS } from './check-properties.js';
 import { replayLines, type PropertyResult } from './check-report.js';
 import { determinismViolations } from './determinism.js';
+import { createEdgeCoverage, type CoverageReport } from './edge-coverage.js';
 import { formatTimeline } from './format-timeline.js';
 import { inputsArbitrary } from './inputs-arbitrary.js';
 import { invalidInputsArbitrary, type NearMissInputs } from './invalid-inputs-arbitrary.js';
@@ -45,6 +46,8 @@ export interface ScenarioChecker {
   readonly properties: readonly PropertyName[];
   /** Traces run through the engine so far. */
   traces(): number;
+  /** The scenario's edges and how many of the traces so far took each. */
+  coverage(): CoverageReport;
   /** Checks one property (one fast-check run with the checker's seed). */
   check(name: PropertyName): Promise<PropertyResult>;
 }
@@ -106,6 +109,7 @@ export function createScenarioChecker(
   const cache = new Map<string, Promise<Trace>>();
   const capacity = Math.max(256, numRuns + 64);
   let traces = 0;
+  const coverage = createEdgeCoverage(compiled);
   const freshTrace = (value: TraceCase): Promise<Trace> => {
     traces += 1;
     return runTrace(compiled, value.inputs, value.plan, `seed-${value.seed}`, runOptions);
@@ -114,7 +118,10 @@ export function createScenarioChecker(
     const key = JSON.stringify(value);
     let trace = cache.get(key);
     if (!trace) {
-      trace = freshTrace(value);
+      trace = freshTrace(value).then((fresh) => {
+        coverage.add(fresh.records);
+        return fresh;
+      });
       cache.set(key, trace);
       if (cache.size > capacity) cache.delete(cache.keys().next().value!);
     }
@@ -286,6 +293,7 @@ export function createScenarioChecker(
     seed,
     properties,
     traces: () => traces,
+    coverage: () => coverage.report(),
     check(name) {
       switch (name) {
         case 'inputs-valid':

@@ -9,7 +9,7 @@ import { diagnosticOf, formatDiagnostic, formatOption, sortDiagnostics } from '.
 import { EXIT, type Output } from './verify.js';
 
 const USAGE =
-  'usage: programrun check [<file|dir>…] [--runs N] [--seed N] [--path P] [--property <name>]… [--quiet] [--format text|json]';
+  'usage: programrun check [<file|dir>…] [--runs N] [--seed N] [--path P] [--property <name>]… [--coverage] [--min-coverage PERCENT] [--quiet] [--format text|json]';
 
 /** One checked scenario: its file, report and how long each property took. */
 interface Checked {
@@ -45,6 +45,27 @@ async function checkOne(
     ...(options.properties === undefined ? {} : { properties: options.properties }),
   });
   return { file, durations, report };
+}
+
+/** `--min-coverage`: a percentage from 0 to 100. */
+function percentOption(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value >= 0 && value <= 100))
+    throw new UsageError(`--min-coverage must be a percentage from 0 to 100, not "${text}"`);
+  return value;
+}
+
+/** The scenarios whose traces took less than `percent` % of their edges, as `id covered/total`. */
+function belowCoverage(checked: readonly Checked[], percent: number): string[] {
+  return (
+    checked
+      .map(({ report }) => report)
+      // No trace property selected: nothing measured coverage.
+      .filter(({ traces }) => traces > 0)
+      .filter(({ coverage }) => coverage.covered * 100 < percent * coverage.total)
+      .map(({ scenario, coverage }) => `${scenario} ${coverage.covered}/${coverage.total}`)
+  );
 }
 
 /** The summary table: scenario, property, runs, result, time. */
@@ -98,7 +119,9 @@ function failureLines(file: string, report: CheckReport, property: PropertyResul
  * `programrun check [scenarios…]`: runs the property suite of `@programrun/testing` on
  * each scenario (default: `scenarios/*.yaml`), with a progress bar on stderr, then prints
  * a table (scenario, property, runs, result, time) and, for each failure, what broke,
- * the shrunk case's timeline and the command that replays it. Exits 1 on any failure.
+ * the shrunk case's timeline and the command that replays it, then each scenario's edge
+ * coverage (`--coverage`: every edge with its hit count). Exits 1 on any failure, and when
+ * a scenario's traces took less than `--min-coverage` % of its edges.
  *
  * @example
  * ```ts
@@ -116,6 +139,8 @@ export async function checkCommand(
     path: { type: 'string' },
     property: { type: 'string', multiple: true },
     quiet: { type: 'boolean' },
+    coverage: { type: 'boolean' },
+    'min-coverage': { type: 'string' },
     format: { type: 'string' },
     help: { type: 'boolean' },
   });
@@ -131,6 +156,7 @@ export async function checkCommand(
   const seed = seedText === undefined ? undefined : Number(seedText);
   if (seed !== undefined && (seed < -(2 ** 31) || seed > 2 ** 32 - 1))
     throw new UsageError(`--seed must be a 32-bit integer, not "${seedText}"`);
+  const minCoverage = percentOption(stringOption(values, 'min-coverage'));
   const path = stringOption(values, 'path');
   if (path !== undefined && !/^\d+(:\d+)*$/.test(path))
     throw new UsageError(`--path must be a fast-check path such as 4:0:1, not "${path}"`);
@@ -211,6 +237,13 @@ export async function checkCommand(
     output.out(
       `seed ${checked.map(({ report }) => (checked.length > 1 ? `${report.scenario} ${report.seed}` : String(report.seed))).join(', ')}; ${plural(checked[0]?.report.numRuns ?? 0, 'run', 'runs')} per property`,
     );
+    const { formatCoverage } = await import('@programrun/testing');
+    for (const { report } of checked) {
+      if (report.traces === 0) continue;
+      output.out('');
+      if (checked.length > 1 || values.coverage === true) output.out(report.scenario);
+      output.out(formatCoverage(report.coverage, { all: values.coverage === true }));
+    }
     if (failures.length > 0) output.out('');
     for (const { file, report, property } of failures)
       for (const line of failureLines(file, report, property)) output.out(line);
@@ -221,5 +254,8 @@ export async function checkCommand(
       `${plural(failures.length, 'property', 'properties')} failed: ${names.join(', ')}`,
     );
   }
+  const short = minCoverage === undefined ? [] : belowCoverage(checked, minCoverage);
+  if (short.length > 0)
+    throw new CommandFailure(`edge coverage under ${minCoverage} %: ${short.join(', ')}`);
   return EXIT.ok;
 }
