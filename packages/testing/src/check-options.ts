@@ -55,7 +55,16 @@ export interface CheckOptions {
   readonly file?: string;
   /** Called after each property with its result and how long it took (milliseconds). */
   readonly onProperty?: (result: PropertyResult, durationMs: number) => void;
+  /**
+   * Spend each trace property's first runs on the cases a breadth-first search of the
+   * scenario's edges found (`exploreEdges`: one case per edge it reached first, up to
+   * {@link MAX_DIRECTED_CASES}), the rest on random plans. @default true
+   */
+  readonly directed?: boolean;
 }
+
+/** The most directed cases a trace property runs before its random ones. */
+export const MAX_DIRECTED_CASES = 64;
 
 /**
  * Cases per property: the option, else `PROGRAMRUN_PROPERTY_RUNS`, else 100. Throws

@@ -35,6 +35,7 @@ export { createScenarioChecker } from './scenario-checker.js';
 export type { ScenarioChecker, TraceCase } from './scenario-checker.js';
 export {
   DEFAULT_NUM_RUNS,
+  MAX_DIRECTED_CASES,
   PROPERTY_NAMES,
   assertCheckOptions,
   resolveNumRuns,
@@ -57,6 +58,8 @@ export {
 } from './scenario-edges.js';
 export type { ScenarioEdge, ScenarioEdgeKind } from './scenario-edges.js';
 export { traceEdges } from './trace-edges.js';
+export { exploreEdges } from './explore-edges.js';
+export type { DirectedCase, ExploreOptions } from './explore-edges.js';
 export { scenarioSuite } from './scenario-suite.js';
 export type { ScenarioSuiteOptions } from './scenario-suite.js';
 export { loadCompiledScenario } from './load-compiled.js';

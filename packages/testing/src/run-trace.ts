@@ -11,7 +11,7 @@ import {
   type Scope,
   type Signal,
 } from '@programrun/engine';
-import type { DsseEnvelope, EvidenceKeySet } from '@programrun/evidence';
+import type { DsseEnvelope, EvidenceKeySet, JsonObject } from '@programrun/evidence';
 import {
   lateAnswer,
   outOfOrderAnswer,
@@ -178,6 +178,18 @@ export async function runTrace(
     }
   };
 
+  /** What the step's simulated partner would answer now (`{}` when it cannot be computed). */
+  const simulatedData = async (step: string): Promise<JsonObject> => {
+    const definition = compiled.graph.steps.get(step)?.definition;
+    const fields = definition?.kind === 'handoff' ? definition.simulation?.data : undefined;
+    if (fields === undefined) return {};
+    const stored = await engine.unitOfWork(SCOPE, ({ tx }) => tx.getRun(SCOPE, run.id));
+    const context = stored?.snapshot?.context;
+    if (context === undefined) return {};
+    const result = compiled.evaluator.fields(fields, context);
+    return result.ok ? (result.value as JsonObject) : {};
+  };
+
   /** Moves the clock; `label` goes to the log (drain expiries are not logged). */
   const move = async (seconds: number, action: string, label?: string): Promise<void> => {
     const at = now;
@@ -239,10 +251,10 @@ export async function runTrace(
             // Numbered by the plain (not stale) actions before it, so stale answers
             // inserted anywhere leave every other signal as it was.
             reference: `ref-${step}-${log.length - staleCount}`,
-            data: {},
+            data: action.data === 'simulated' ? await simulatedData(step) : {},
           },
-          `${action.outcome} ${step}`,
-          `partner answer ${step}: ${action.outcome}`,
+          `${action.outcome} ${step}${action.data === 'simulated' ? ' (simulated data)' : ''}`,
+          `partner answer ${step}: ${action.outcome}${action.data === 'simulated' ? ' with simulated data' : ''}`,
         );
       }
       case 'advance':

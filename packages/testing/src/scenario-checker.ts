@@ -13,6 +13,7 @@ import { createKeySet, privateJwkFromSeed, type EvidenceKeySet } from '@programr
 import { CheckError } from './check-error.js';
 import {
   assertCheckOptions,
+  MAX_DIRECTED_CASES,
   resolveNumRuns,
   selectProperties,
   type CheckOptions,
@@ -22,6 +23,7 @@ import { PROPERTY_DESCRIPTIONS, TRACE_CHECKS } from './check-properties.js';
 import { replayLines, type PropertyResult } from './check-report.js';
 import { determinismViolations } from './determinism.js';
 import { createEdgeCoverage, type CoverageReport } from './edge-coverage.js';
+import { exploreEdges } from './explore-edges.js';
 import { formatTimeline } from './format-timeline.js';
 import { inputsArbitrary } from './inputs-arbitrary.js';
 import { invalidInputsArbitrary, type NearMissInputs } from './invalid-inputs-arbitrary.js';
@@ -64,6 +66,8 @@ class Violation extends Error {
 /** What a property needs: cases, what a case breaks, and a case told as a timeline. */
 interface PropertySpec<T> {
   readonly arbitrary: fc.Arbitrary<T>;
+  /** Cases run first, before the generated ones (within the same number of runs). */
+  readonly examples?: () => Promise<[T][]>;
   readonly violations: (value: T) => Promise<string[]>;
   readonly explain: (value: T) => Promise<string>;
 }
@@ -134,6 +138,18 @@ export function createScenarioChecker(
     ),
     seed: fc.nat(),
   });
+  // Found once, on the first trace property; the same scenario always gives the same cases.
+  let directed: Promise<[TraceCase][]> | undefined;
+  const directedCases = (): Promise<[TraceCase][]> =>
+    (directed ??=
+      options.directed === false
+        ? Promise.resolve([])
+        : exploreEdges(compiled, { trace: { drainRounds: terminationBound(compiled) } }).then(
+            (found) =>
+              found
+                .slice(0, MAX_DIRECTED_CASES)
+                .map(({ inputs, plan, seed }): [TraceCase] => [{ inputs, plan, seed }]),
+          ));
   let engine: Engine | undefined;
   const createRun = (inputs: unknown) =>
     (engine ??= createEngine({
@@ -153,6 +169,7 @@ export function createScenarioChecker(
 
   const traceSpec = (name: PropertyName): PropertySpec<TraceCase> => ({
     arbitrary: cases,
+    examples: directedCases,
     violations: async (value) => TRACE_CHECKS[name]!(compiled, await traceOf(value), jwks),
     explain: async (value) => formatTimeline(await traceOf(value)),
   });
@@ -210,6 +227,7 @@ export function createScenarioChecker(
 
   const determinism: PropertySpec<TraceCase> = {
     arbitrary: cases,
+    examples: directedCases,
     violations: async (value) =>
       determinismViolations(await traceOf(value), await freshTrace(value)),
     explain: async (value) => formatTimeline(await traceOf(value)),
@@ -236,11 +254,13 @@ export function createScenarioChecker(
       const violations = await spec.violations(value);
       if (violations.length > 0) throw new Violation(violations);
     });
+    const examples = (await spec.examples?.()) ?? [];
     let details: fc.RunDetails<[T]>;
     try {
       details = await fc.check(property, {
         numRuns,
         seed,
+        examples,
         ...(options.path === undefined ? {} : { path: options.path }),
       });
     } catch (error) {

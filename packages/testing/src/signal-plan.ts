@@ -5,7 +5,8 @@ export type PartnerOutcome = 'confirmed' | 'rejected' | 'failed';
 
 /**
  * One abstract action of a trace, interpreted against whatever the run waits for when
- * it is applied: decide the pending approval, answer the pending handoff, let time pass,
+ * it is applied: decide the pending approval, answer the pending handoff (with no data, or
+ * with the data its simulated partner would send), let time pass,
  * move to the next timer (a partner's answer or a deadline), let the pending deadline
  * expire, cancel, repeat the last signal, or signal a wrong step. Two more are partner
  * answers the engine must never apply: `late` answers the most recent handoff the run
@@ -16,7 +17,15 @@ export type PartnerOutcome = 'confirmed' | 'rejected' | 'failed';
  */
 export type PlanAction =
   | { readonly kind: 'decide'; readonly decision: 'approve' | 'reject'; readonly approver: number }
-  | { readonly kind: 'answer'; readonly outcome: PartnerOutcome }
+  | {
+      readonly kind: 'answer';
+      readonly outcome: PartnerOutcome;
+      /**
+       * `simulated`: the data the step's simulated partner would send (its
+       * `simulation.data`, evaluated against the run); otherwise none.
+       */
+      readonly data?: 'simulated';
+    }
   | { readonly kind: 'advance'; readonly seconds: number }
   | { readonly kind: 'next' }
   | { readonly kind: 'expire' }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkScenario,
   createEdgeCoverage,
+  exploreEdges,
   formatCheckReport,
   formatCoverage,
   inputsArbitrary,
@@ -11,6 +12,7 @@ import {
   scenarioEdges,
   signalPlanArbitrary,
   traceEdges,
+  type SignalPlan,
 } from '../src/index.js';
 import { repositoryScenarios } from './scenarios.js';
 
@@ -18,6 +20,10 @@ const qr = await loadCompiledScenario(
   new URL('../../../scenarios/qr-merchant-settlement@v1.yaml', import.meta.url),
 );
 const HAPPY = { partnersAnswer: true, actions: [], drain: 'happy' } as const;
+
+/** A trace of the QR scenario's example inputs under `plan`. */
+const qrTrace = (plan: SignalPlan, seed: string) =>
+  runTrace(qr, qr.definition.example_inputs, plan, seed);
 
 describe('scenarioEdges', () => {
   it("lists each step's ways out, each gate rule's outcomes and each compensation", () => {
@@ -64,7 +70,7 @@ describe('scenarioEdges', () => {
 
 describe('traceEdges', () => {
   it('reads the happy path of a run from its records', async () => {
-    const trace = await runTrace(qr, qr.definition.example_inputs, HAPPY, 'happy');
+    const trace = await qrTrace(HAPPY, 'happy');
     expect(trace.run.status).toBe('completed');
     const taken = traceEdges(qr, trace.records);
     expect(taken).toEqual(
@@ -109,9 +115,7 @@ describe('traceEdges', () => {
   });
 
   it('reads a rejected approval and a partner that never answers', async () => {
-    const rejected = await runTrace(
-      qr,
-      qr.definition.example_inputs,
+    const rejected = await qrTrace(
       {
         partnersAnswer: true,
         // The two partner answers before the payer's approval, then the payer says no.
@@ -125,12 +129,7 @@ describe('traceEdges', () => {
     );
     expect(rejected.log.at(-1)).toBe('reject payer_approval: applied');
     expect(traceEdges(qr, rejected.records)).toContain('payer_approval reject');
-    const silent = await runTrace(
-      qr,
-      qr.definition.example_inputs,
-      { partnersAnswer: false, actions: [], drain: 'expire' },
-      'silent',
-    );
+    const silent = await qrTrace({ partnersAnswer: false, actions: [], drain: 'expire' }, 'silent');
     const taken = traceEdges(qr, silent.records);
     const firstHandoff = silent.records.find(
       (record) => record.type === 'program_run.handoff.timed_out',
@@ -140,9 +139,7 @@ describe('traceEdges', () => {
   });
 
   it('reads a partner refusal after the pivot and the compensation it starts', async () => {
-    const trace = await runTrace(
-      qr,
-      qr.definition.example_inputs,
+    const trace = await qrTrace(
       {
         partnersAnswer: true,
         actions: [
@@ -200,7 +197,7 @@ describe('edge coverage in a check', () => {
 
   it('prints every edge with its hits when asked for all', async () => {
     const coverage = createEdgeCoverage(qr);
-    const trace = await runTrace(qr, qr.definition.example_inputs, HAPPY, 'happy');
+    const trace = await qrTrace(HAPPY, 'happy');
     coverage.add(trace.records);
     coverage.add(trace.records);
     const report = coverage.report();
@@ -209,5 +206,43 @@ describe('edge coverage in a check', () => {
     expect(lines).toHaveLength(report.total + 2);
     expect(lines).toContainEqual(expect.stringMatching(/^ +2 {2}payer_approval: success → /));
     expect(lines).toContainEqual(expect.stringMatching(/^ +0 {2}payer_approval: reject → /));
+  });
+});
+
+describe('exploreEdges', () => {
+  it('finds, deterministically, cases for edges random plans rarely take', async () => {
+    const first = await exploreEdges(qr, { maxTraces: 120 });
+    const again = await exploreEdges(qr, { maxTraces: 120 });
+    expect(again).toEqual(first);
+    const found = first.flatMap((found) => found.edges);
+    expect(new Set(found).size).toBe(found.length);
+    // A later handoff's deadline: reached only by answering the partners before it with
+    // their data, then letting the deadline lapse.
+    expect(found).toContain('merchant_credit timeout');
+    const timeout = first.find((found) => found.edges.includes('merchant_credit timeout'))!;
+    expect(timeout.plan.partnersAnswer).toBe(false);
+    expect(timeout.plan.actions).toContainEqual({
+      kind: 'answer',
+      outcome: 'confirmed',
+      data: 'simulated',
+    });
+    // Each case takes the edges it claims, when run as the checker runs it.
+    for (const found of first.slice(0, 8)) {
+      const trace = await runTrace(qr, found.inputs, found.plan, `seed-${found.seed}`);
+      for (const edge of found.edges) expect(traceEdges(qr, trace.records)).toContain(edge);
+    }
+  });
+
+  it('makes a check cover more edges in the same number of runs', async () => {
+    const options = { numRuns: 40, seed: 9, properties: ['termination'] as const };
+    const random = await checkScenario(qr, { ...options, directed: false });
+    const directed = await checkScenario(qr, options);
+    expect(directed.passed).toBe(true);
+    expect(directed.coverage.covered).toBeGreaterThan(random.coverage.covered);
+    expect(
+      directed.coverage.edges.find(({ edge }) => edge.id === 'merchant_credit timeout')?.hits,
+    ).toBeGreaterThan(0);
+    // The directed cases take runs of the budget; they do not add to it.
+    expect(directed.properties[0]!.runs).toBe(40);
   });
 });
