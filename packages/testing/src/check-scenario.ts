@@ -30,12 +30,13 @@ async function checkOrSkip(
 
 /**
  * Checks a scenario's behaviour on the real engine (memory store, virtual clock, seeded
- * ids) with fast-check: valid inputs are accepted and near misses refused; traces of
- * random signal plans are deterministic, terminate within a bound, never rest in a
- * state nothing moves, keep every declared invariant, refuse late and out-of-order
- * partner answers, conserve money where the scenario declares legs, and carry evidence
+ * ids) with fast-check: valid inputs are accepted and near misses refused; traces (first
+ * the directed cases a search for the scenario's edges found, then random signal plans)
+ * are deterministic, terminate within a bound, never rest in a state nothing moves, keep
+ * every declared invariant, refuse late and out-of-order partner answers, conserve money where the scenario declares legs, and carry evidence
  * that verifies. Each property runs `numRuns` cases from one seed; a failure holds the
- * shrunk counterexample, a readable timeline and the seed and path that replay it.
+ * shrunk counterexample, a readable timeline and the seed and path that replay it. The
+ * report says which edges of the scenario the traces took (`report.coverage`).
  *
  * @example
  * ```ts
