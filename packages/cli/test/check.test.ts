@@ -5,16 +5,19 @@ import { programrun } from './run-bin.js';
 // send_payout → timeout → repair → expiry → send_payout forever (termination fails).
 const SEEDED_BUG = 'packages/testing/test/fixtures/supplier-payout@v1.yaml';
 
+/** `check` of wallet-delivery@v1 with `runs` cases per property, seed 11. */
+const walletCheck = (runs: number) => [
+  'check',
+  'scenarios/wallet-delivery@v1.yaml',
+  '--runs',
+  String(runs),
+  '--seed',
+  '11',
+];
+
 describe('programrun check', () => {
   it('passes on a catalogue scenario with a summary table', async () => {
-    const result = await programrun([
-      'check',
-      'scenarios/wallet-delivery@v1.yaml',
-      '--runs',
-      '5',
-      '--seed',
-      '11',
-    ]);
+    const result = await programrun(walletCheck(5));
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^scenario +property +runs +result +time$/);
@@ -41,32 +44,13 @@ describe('programrun check', () => {
   });
 
   it('lists every edge with its hits under --coverage, and enforces --min-coverage', async () => {
-    const listed = await programrun([
-      'check',
-      'scenarios/wallet-delivery@v1.yaml',
-      '--runs',
-      '5',
-      '--seed',
-      '11',
-      '--quiet',
-      '--coverage',
-    ]);
+    const listed = await programrun([...walletCheck(5), '--quiet', '--coverage']);
     expect(listed.code, listed.stderr).toBe(0);
     const out = listed.stdout;
     expect(out).toMatch(/\nwallet-delivery@v1\nedges covered \d+\/\d+\n {2}hits {2}edge\n/);
     expect(out).toMatch(/\n +\d+ {2}release_approval: success → \w+\n/);
 
-    const short = await programrun([
-      'check',
-      'scenarios/wallet-delivery@v1.yaml',
-      '--runs',
-      '3',
-      '--seed',
-      '11',
-      '--quiet',
-      '--min-coverage',
-      '100',
-    ]);
+    const short = await programrun([...walletCheck(3), '--quiet', '--min-coverage', '100']);
     expect(short.code).toBe(1);
     expect(short.stderr).toMatch(
       /^programrun check: edge coverage under 100 %: wallet-delivery@v1 \d+\/24\n$/,

@@ -12,6 +12,7 @@ import {
   scenarioEdges,
   signalPlanArbitrary,
   traceEdges,
+  type PlanAction,
   type SignalPlan,
 } from '../src/index.js';
 import { repositoryScenarios } from './scenarios.js';
@@ -20,6 +21,9 @@ const qr = await loadCompiledScenario(
   new URL('../../../scenarios/qr-merchant-settlement@v1.yaml', import.meta.url),
 );
 const HAPPY = { partnersAnswer: true, actions: [], drain: 'happy' } as const;
+
+/** The two partner answers before the payer's approval (their simulated partners answer). */
+const TO_APPROVAL: PlanAction[] = [{ kind: 'next' }, { kind: 'next' }];
 
 /** A trace of the QR scenario's example inputs under `plan`. */
 const qrTrace = (plan: SignalPlan, seed: string) =>
@@ -118,12 +122,7 @@ describe('traceEdges', () => {
     const rejected = await qrTrace(
       {
         partnersAnswer: true,
-        // The two partner answers before the payer's approval, then the payer says no.
-        actions: [
-          { kind: 'next' },
-          { kind: 'next' },
-          { kind: 'decide', decision: 'reject', approver: 0 },
-        ],
+        actions: [...TO_APPROVAL, { kind: 'decide', decision: 'reject', approver: 0 }],
       },
       'rejected',
     );
@@ -143,8 +142,7 @@ describe('traceEdges', () => {
       {
         partnersAnswer: true,
         actions: [
-          { kind: 'next' },
-          { kind: 'next' },
+          ...TO_APPROVAL,
           { kind: 'decide', decision: 'approve', approver: 0 },
           { kind: 'next' },
           { kind: 'answer', outcome: 'rejected' },
