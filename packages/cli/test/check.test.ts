@@ -58,7 +58,49 @@ describe('programrun check', () => {
 
     const bad = await programrun(['check', 'scenarios', '--min-coverage', '101']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--min-coverage must be a percentage from 0 to 100, not "101"');
+    expect(bad.stderr).toContain(
+      '--min-coverage must be a percentage from 0 to 100 or "reachable", not "101"',
+    );
+  });
+
+  it('enforces every reachable edge with --min-coverage reachable, naming the edges not taken', async () => {
+    // At the default 100 runs every reachable edge of wallet-delivery@v1 is taken.
+    const full = await programrun([
+      'check',
+      'scenarios/wallet-delivery@v1.yaml',
+      '--seed',
+      '11',
+      '--quiet',
+      '--min-coverage',
+      'reachable',
+    ]);
+    expect(full.code, full.stderr).toBe(0);
+    expect(full.stdout).toContain('edges covered 24/24');
+    // With 3 runs the directed cases cannot all run: the check names what it left.
+    const short = await programrun([...walletCheck(3), '--quiet', '--min-coverage', 'reachable']);
+    expect(short.code).toBe(1);
+    expect(short.stderr).toMatch(
+      /^programrun check: reachable edges no trace took: wallet-delivery@v1 [a-z_]+ [a-z_ ]+(, [a-z_]+ [a-z_ ]+)*\n$/,
+    );
+  });
+
+  it('says which edges no valid input can take, and does not count them as missed', async () => {
+    const result = await programrun([
+      'check',
+      'scenarios/bank-payout@v1.yaml',
+      '--seed',
+      '3',
+      '--quiet',
+      '--property',
+      'termination',
+      '--min-coverage',
+      'reachable',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/edges covered 61\/62, every reachable edge; not taken:\n/);
+    expect(result.stdout).toContain(
+      'select_rail: no_route → compensate (unreachable: no valid input of 300 tried takes it and passes the gates before it)',
+    );
   });
 
   it('exits 1 on a seeded bug, with the timeline and a replay line that replays it', async () => {

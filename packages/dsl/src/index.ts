@@ -32,6 +32,8 @@ export type {
 } from './schema/invariant-schema.js';
 export { legSchema, LEG_DIRECTIONS } from './schema/leg-schema.js';
 export type { LegDefinition, LegDirection } from './schema/leg-schema.js';
+export { holdSchema } from './schema/hold-schema.js';
+export type { HoldDefinition } from './schema/hold-schema.js';
 export { evaluateLeg, legMovements, LegEvaluationError } from './legs/leg-movements.js';
 export type { LegMovement } from './legs/leg-movements.js';
 export { legBalances } from './legs/leg-balances.js';

@@ -14,6 +14,7 @@ import type { InputValidator } from './inputs/input-validator.js';
 import { checkIdentifiers } from './validate/check-identifiers.js';
 import { checkReferences } from './validate/check-references.js';
 import { checkFlow } from './validate/check-flow.js';
+import { checkHolds } from './validate/check-holds.js';
 import { checkInvariants } from './validate/check-invariants.js';
 import { checkExpressions } from './validate/check-expressions.js';
 import { checkExpressionCost } from './validate/check-expression-cost.js';
@@ -100,6 +101,7 @@ export function loadScenario(text: string, options: LoadOptions = {}): LoadResul
     semantic.push(
       ...checkFlow(graph, source, stepPaths),
       ...checkInvariants(definition, graph, source),
+      ...checkHolds(definition, graph, source),
     );
   }
   const expressions = buildScenarioEnvironment(definition);

@@ -25,6 +25,8 @@ export type ProblemCode =
   | 'invariant_unknown_step'
   | 'invariant_violated'
   | 'leg_unknown_step'
+  | 'hold_unknown_step'
+  | 'hold_not_released'
   | 'no_scenarios';
 
 /**

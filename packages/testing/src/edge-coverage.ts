@@ -7,6 +7,8 @@ import { traceEdges } from './trace-edges.js';
 export interface EdgeHits {
   readonly edge: ScenarioEdge;
   readonly hits: number;
+  /** Why no run can take it, when that is known (e.g. no valid input found); else absent. */
+  readonly unreachable?: string;
 }
 
 /** Which of a scenario's edges the checked traces took. */
@@ -16,6 +18,10 @@ export interface CoverageReport {
   /** Edges taken at least once. */
   readonly covered: number;
   readonly total: number;
+  /** Edges not known to be unreachable: the ones a check should take. */
+  readonly reachable: number;
+  /** Reachable edges no trace took, by id: what the check left unexercised. */
+  readonly missed: readonly string[];
 }
 
 /** Counts, trace by trace, the edges of one scenario the traces take. */
@@ -26,7 +32,8 @@ export interface EdgeCoverage {
 }
 
 /**
- * A coverage count for `compiled`, empty until traces are added.
+ * A coverage count for `compiled`, empty until traces are added. Edges in
+ * `unreachable` that no trace took are reported with their reason and not counted as missed.
  *
  * @example
  * ```ts
@@ -35,8 +42,15 @@ export interface EdgeCoverage {
  * const { covered, total } = coverage.report(); // e.g. 31, 47
  * ```
  */
-export function createEdgeCoverage(compiled: CompiledScenario): EdgeCoverage {
+export function createEdgeCoverage(
+  compiled: CompiledScenario,
+  options: {
+    /** Edges known to be unreachable, by id, with the reason. */
+    readonly unreachable?: ReadonlyMap<string, string>;
+  } = {},
+): EdgeCoverage {
   const edges = scenarioEdges(compiled);
+  const unreachable = options.unreachable ?? new Map<string, string>();
   const hits = new Map(edges.map((edge) => [edge.id, 0]));
   return {
     add(records) {
@@ -46,11 +60,21 @@ export function createEdgeCoverage(compiled: CompiledScenario): EdgeCoverage {
       }
     },
     report() {
-      const counted = edges.map((edge) => ({ edge, hits: hits.get(edge.id) ?? 0 }));
+      const counted = edges.map((edge): EdgeHits => {
+        const count = hits.get(edge.id) ?? 0;
+        const reason = count === 0 ? unreachable.get(edge.id) : undefined;
+        return reason === undefined
+          ? { edge, hits: count }
+          : { edge, hits: count, unreachable: reason };
+      });
       return {
         edges: counted,
         covered: counted.filter((entry) => entry.hits > 0).length,
         total: counted.length,
+        reachable: counted.filter((entry) => entry.unreachable === undefined).length,
+        missed: counted
+          .filter((entry) => entry.hits === 0 && entry.unreachable === undefined)
+          .map((entry) => entry.edge.id),
       };
     },
   };

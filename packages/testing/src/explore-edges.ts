@@ -1,14 +1,24 @@
 import fc from 'fast-check';
 import type { CompiledScenario } from '@programrun/dsl';
+import type { AwaitingRecord } from '@programrun/engine';
+import type { JsonObject } from '@programrun/evidence';
+import { answerDataChanges } from './answer-data.js';
+import { boundaryAmounts } from './boundary-inputs.js';
+import { gateReads, type GateReads } from './gate-reads.js';
+import { inputGates } from './input-gates.js';
 import { inputsArbitrary } from './inputs-arbitrary.js';
+import { declaredLegs } from './money-conservation.js';
 import { runTrace, type RunTraceOptions, type Trace } from './run-trace.js';
 import { scenarioEdges } from './scenario-edges.js';
 import type { PlanAction, SignalPlan } from './signal-plan.js';
 import { traceEdges } from './trace-edges.js';
 
-/** A case the search found: the inputs and plan of a trace that took an edge no earlier one did. */
+/**
+ * A case the search found: the inputs and plan of a trace that took an edge no earlier one
+ * did, or (listed after those) that no earlier one with the same inputs did.
+ */
 export interface DirectedCase {
-  readonly inputs: Readonly<Record<string, unknown>>;
+  readonly inputs: JsonObject;
   readonly plan: SignalPlan;
   /** The seed of the run's ids (the checker's cases name it `seed-<n>`). */
   readonly seed: number;
@@ -18,7 +28,7 @@ export interface DirectedCase {
 
 /** Options of {@link exploreEdges}. */
 export interface ExploreOptions {
-  /** Traces the search may run. @default 400 */
+  /** Traces the search may run. @default 3000 */
   readonly maxTraces?: number;
   /** Actions a plan may have. @default 24 */
   readonly maxActions?: number;
@@ -28,15 +38,20 @@ export interface ExploreOptions {
 
 /**
  * What the search tries at each point of a run (its partners answer only when told): the
- * answer the simulated partner would send, an approval by two different people, a
+ * answer the simulated partner would send, approvals by five different people (makers
+ * and checkers of two four-eyes approvals), a
  * rejection, a partner's refusal and failure, a confirmation without data, a deadline
- * lapsing, a cancel.
+ * lapsing, a cancel. To these each scenario adds the simulated answer with one field its
+ * rules read moved under and over (`answerDataChanges`).
  */
 const MOVES: readonly PlanAction[] = [
   { kind: 'answer', outcome: 'confirmed', data: 'simulated' },
   { kind: 'decide', decision: 'approve', approver: 0 },
   { kind: 'decide', decision: 'approve', approver: 1 },
-  { kind: 'decide', decision: 'reject', approver: 2 },
+  { kind: 'decide', decision: 'approve', approver: 2 },
+  { kind: 'decide', decision: 'approve', approver: 3 },
+  { kind: 'decide', decision: 'approve', approver: 4 },
+  { kind: 'decide', decision: 'reject', approver: 5 },
   { kind: 'answer', outcome: 'rejected' },
   { kind: 'answer', outcome: 'failed' },
   { kind: 'answer', outcome: 'confirmed' },
@@ -44,19 +59,159 @@ const MOVES: readonly PlanAction[] = [
   { kind: 'cancel' },
 ];
 
-/** Where a trace's plan left the run: what it waited on when the drain began, or how it ended. */
+/** The edges that complete a step with money legs: its success, route choices, its compensation run. */
+function moneyEdges(compiled: CompiledScenario): Set<string> {
+  const steps = new Set(declaredLegs(compiled).map((leg) => leg.step));
+  return new Set(
+    scenarioEdges(compiled)
+      .filter(
+        ({ id, kind, step }) =>
+          steps.has(step) &&
+          (kind === 'compensation' || id === `${step} success` || id.startsWith(`${step} route `)),
+      )
+      .map(({ id }) => id),
+  );
+}
+
+/**
+ * The fewest of `found` (greedily) that together take every edge they took, each naming
+ * the edges it is kept for, in the order found: a deep trace found late often takes what
+ * several early, shallow ones took first.
+ */
+function fewestCases(
+  found: readonly DirectedCase[],
+  takenBy: readonly ReadonlySet<string>[],
+): DirectedCase[] {
+  const uncovered = new Set(found.flatMap((found) => found.edges));
+  const chosen = new Map<number, string[]>();
+  while (uncovered.size > 0) {
+    let best = -1;
+    let bestCount = 0;
+    takenBy.forEach((taken, index) => {
+      const count = [...taken].filter((edge) => uncovered.has(edge)).length;
+      if (count > bestCount) [best, bestCount] = [index, count];
+    });
+    const edges = [...takenBy[best]!].filter((edge) => uncovered.has(edge));
+    for (const edge of edges) uncovered.delete(edge);
+    chosen.set(best, edges);
+  }
+  return [...chosen.keys()]
+    .sort((left, right) => left - right)
+    .map((index) => ({ ...found[index]!, edges: chosen.get(index)! }));
+}
+
+/** Inputs and a plan the search runs. */
+interface Start {
+  readonly inputs: JsonObject;
+  readonly plan: SignalPlan;
+}
+
+/** A plan worth extending, with what its run waited on when the plan ended. */
+interface Frontier extends Start {
+  readonly waited: AwaitingRecord | null;
+  /** Its search space: 0 for the base inputs and inputs that led nowhere new. */
+  readonly space: number;
+}
+
+/** What a trace's plan left the run waiting on when the drain began; null when it was not waiting. */
+function restingWait(trace: Trace): AwaitingRecord | null {
+  return trace.timeline.find((entry) => entry.phase === 'drain')?.waited ?? null;
+}
+
+/**
+ * Where a trace's plan left the run: what it waited on when the drain began, or how it
+ * ended. An approval counts the approvals it collected and a handoff its attempt, so a
+ * quorum of two and a retry are points of their own.
+ */
 function restingPoint(trace: Trace): string {
-  const drain = trace.timeline.find((entry) => entry.phase === 'drain');
-  const waited = drain?.waited;
-  if (waited) return `${waited.kind} ${waited.step}`;
-  return drain ? 'running' : trace.run.status;
+  const waited = restingWait(trace);
+  if (waited === null)
+    return trace.timeline.some((entry) => entry.phase === 'drain') ? 'running' : trace.run.status;
+  if (waited.kind === 'approval') return `approval ${waited.step} ${waited.approvals ?? 0}`;
+  const attempt = trace.timeline
+    .filter((entry) => entry.phase !== 'drain')
+    .flatMap((entry) => entry.records)
+    .filter(
+      (record) => record.step === waited.step && record.type === 'program_run.handoff.requested',
+    ).length;
+  return `${waited.kind} ${waited.step} ${attempt}`;
+}
+
+/**
+ * The moves that can do something where the run waits: answers at a handoff (data changes
+ * only for the fields read of that step's answer), decisions at an approval; a deadline
+ * lapsing and a cancel anywhere.
+ */
+function movesAt(
+  waited: AwaitingRecord | null,
+  moves: readonly PlanAction[],
+  reads: GateReads,
+): PlanAction[] {
+  if (waited === null) return [...moves];
+  return moves.filter((move) => {
+    if (move.kind === 'answer') {
+      if (waited.kind !== 'handoff') return false;
+      const data = move.data;
+      return (
+        typeof data !== 'object' ||
+        (reads.handoffFields.get(waited.step) ?? []).includes(data.field)
+      );
+    }
+    if (move.kind === 'decide') return waited.kind === 'approval';
+    return true;
+  });
 }
 
 /** The scenario's example inputs, or else the first valid inputs of a fixed seed. */
-function baseInputs(compiled: CompiledScenario): Readonly<Record<string, unknown>> {
-  const example = compiled.definition.example_inputs as Record<string, unknown> | undefined;
+function baseInputs(compiled: CompiledScenario): JsonObject {
+  const example = compiled.definition.example_inputs as JsonObject | undefined;
   if (example !== undefined && compiled.inputs.validate(example).length === 0) return example;
   return fc.sample(inputsArbitrary(compiled), { seed: 1, numRuns: 1 })[0]!;
+}
+
+/** Each value of each top-level input field with a closed set of values (enum, boolean). */
+function choiceValues(compiled: CompiledScenario): [string, readonly unknown[]][] {
+  const properties = ((compiled.definition.inputs as { properties?: unknown }).properties ??
+    {}) as Record<string, { enum?: unknown; type?: unknown }>;
+  return Object.entries(properties).flatMap(([field, schema]): [string, readonly unknown[]][] => {
+    if (Array.isArray(schema.enum)) return [[field, schema.enum]];
+    return schema.type === 'boolean' ? [[field, [true, false]]] : [];
+  });
+}
+
+/** Each string literal the conditions compare an input with, and one they do not name. */
+function comparedValues(reads: GateReads): [string, readonly string[]][] {
+  return [...reads.inputLiterals].map(([field, literals]) => [
+    field,
+    [...literals, `${literals[0]!}_OTHER`, literals[0]!.split('').reverse().join('')],
+  ]);
+}
+
+/**
+ * The base inputs, then the base with one field changed: each money field at and beside
+ * each literal the rules compare against, each string literal an input is compared with
+ * (and one not named), each member of each enum, each boolean both ways; then, for each
+ * edge the inputs alone decide that none of those takes, a sampled valid input that does.
+ */
+function startingInputs(compiled: CompiledScenario, base: JsonObject): JsonObject[] {
+  const starts = [base];
+  const reads = gateReads(compiled);
+  const changes: [string, readonly unknown[]][] = [
+    ...boundaryAmounts(compiled, reads),
+    ...comparedValues(reads),
+    ...choiceValues(compiled),
+  ];
+  for (const [field, values] of changes)
+    for (const value of values) {
+      const inputs = { ...base, [field]: value } as JsonObject;
+      if (value !== base[field] && compiled.inputs.validate(inputs).length === 0)
+        starts.push(inputs);
+    }
+  // Inputs that take an edge the inputs alone decide (a route alternative needing several
+  // fields at once, a rule only some inputs fail), when no start above takes it.
+  const { witnesses } = inputGates(compiled, starts);
+  for (const inputs of witnesses.values()) if (!starts.includes(inputs)) starts.push(inputs);
+  return starts;
 }
 
 /**
@@ -65,7 +220,8 @@ function baseInputs(compiled: CompiledScenario): Readonly<Record<string, unknown
  * rest the run had not rested at) is extended by every move, and each extension runs as a
  * trace that then drains to a final status (approving and letting partners answer, or
  * letting every deadline lapse). It returns, in the order found, the cases whose traces
- * took an edge first, so a check can spend its first runs on every edge the search
+ * took an edge first, then those that took an edge first for inputs of their own (inputs
+ * that led somewhere new are searched on their own), so a check can spend its first runs on every edge the search
  * reached and the rest on random plans. Deterministic: the same scenario gives the same
  * cases.
  *
@@ -79,43 +235,109 @@ export async function exploreEdges(
   compiled: CompiledScenario,
   options: ExploreOptions = {},
 ): Promise<DirectedCase[]> {
-  const maxTraces = options.maxTraces ?? 400;
+  const maxTraces = options.maxTraces ?? 3000;
   const maxActions = options.maxActions ?? 24;
   const total = scenarioEdges(compiled).length;
-  const inputs = baseInputs(compiled);
+  const reads = gateReads(compiled);
+  const moves: PlanAction[] = [
+    ...MOVES,
+    ...answerDataChanges(reads).map((data): PlanAction => ({
+      kind: 'answer',
+      outcome: 'confirmed',
+      data,
+    })),
+  ];
   const covered = new Set<string>();
   const rested = new Set<string>();
   const found: DirectedCase[] = [];
+  const coveredIn = new Map<number, Set<string>>();
+  const movesMoney = moneyEdges(compiled);
+  const foundAgain: DirectedCase[] = [];
+  /** Every edge each case of `found` took (not only the ones it took first). */
+  const takenBy: ReadonlySet<string>[] = [];
   let traces = 0;
+  /** Whether the last plan tried took an edge no earlier one did. */
+  let tookFresh = false;
+  /** Whether the last plan tried rested somewhere no earlier one did. */
+  let restedNew = false;
 
-  /** Runs one plan; true when it led somewhere new (and so is worth extending). */
-  const tryPlan = async (plan: SignalPlan): Promise<boolean> => {
+  /**
+   * Runs one plan; where it rested when it led somewhere new (and so is worth extending),
+   * else undefined. Points to rest at are told apart per `space`: inputs that took an
+   * edge of their own are searched as a space of their own.
+   */
+  const tryPlan = async ({ inputs, plan }: Start, space: number): Promise<Frontier | undefined> => {
     traces += 1;
     const trace = await runTrace(compiled, inputs, plan, 'seed-0', options.trace);
-    const fresh = [...traceEdges(compiled, trace.records)].filter((edge) => !covered.has(edge));
+    const taken = traceEdges(compiled, trace.records);
+    const fresh = [...taken].filter((edge) => !covered.has(edge));
     for (const edge of fresh) covered.add(edge);
-    if (fresh.length > 0) found.push({ inputs, plan, seed: 0, edges: fresh });
-    const point = `${plan.partnersAnswer} ${restingPoint(trace)}`;
+    if (fresh.length > 0) {
+      found.push({ inputs, plan, seed: 0, edges: fresh });
+      takenBy.push(taken);
+    }
+    tookFresh = fresh.length > 0;
+    if (space !== 0) {
+      // Inputs of their own value money legs their own way (a currency, an amount): a case
+      // that completes a step with legs for the first time with them comes after the first ones.
+      const mine = coveredIn.get(space) ?? new Set<string>();
+      coveredIn.set(space, mine);
+      const freshHere = [...taken].filter((edge) => !mine.has(edge) && movesMoney.has(edge));
+      for (const edge of taken) mine.add(edge);
+      if (fresh.length === 0 && freshHere.length > 0)
+        foundAgain.push({ inputs, plan, seed: 0, edges: freshHere });
+    }
+    const point = `${space} ${plan.partnersAnswer} ${restingPoint(trace)}`;
     const newPoint = !rested.has(point);
+    restedNew = newPoint;
     rested.add(point);
-    return fresh.length > 0 || newPoint;
+    return fresh.length > 0 || newPoint
+      ? { inputs, plan, waited: restingWait(trace), space }
+      : undefined;
   };
 
-  const frontier: SignalPlan[] = [];
-  for (const partnersAnswer of [true, false])
+  const frontier: Frontier[] = [];
+  const starts = startingInputs(compiled, baseInputs(compiled));
+  for (const [index, inputs] of starts.entries()) {
+    // Partners answering first: inputs that lead somewhere new get a search of their own.
+    let space = 0;
     for (const drain of ['happy', 'expire'] as const) {
-      const plan: SignalPlan = { partnersAnswer, actions: [], drain };
-      if ((await tryPlan(plan)) && !partnersAnswer) frontier.push(plan);
-    }
-  while (frontier.length > 0 && traces < maxTraces && covered.size < total) {
-    const prefix = frontier.shift()!;
-    if (prefix.actions.length >= maxActions) continue;
-    for (const move of MOVES) {
       if (traces >= maxTraces) break;
-      // Onwards the happy way: the `expire` move lets the deadline at hand lapse.
-      const plan: SignalPlan = { ...prefix, actions: [...prefix.actions, move], drain: 'happy' };
-      if (await tryPlan(plan)) frontier.push(plan);
+      await tryPlan({ inputs, plan: { partnersAnswer: true, actions: [], drain } }, index);
+      if (tookFresh) space = index;
+    }
+    for (const drain of ['happy', 'expire'] as const) {
+      if (traces >= maxTraces) break;
+      const next = await tryPlan(
+        { inputs, plan: { partnersAnswer: false, actions: [], drain } },
+        space,
+      );
+      if (next) frontier.push(next);
     }
   }
-  return found;
+  while (frontier.length > 0 && traces < maxTraces && covered.size < total) {
+    const { inputs, plan: prefix, waited, space } = frontier.shift()!;
+    if (prefix.actions.length >= maxActions) continue;
+    for (const move of movesAt(waited, moves, reads)) {
+      if (traces >= maxTraces) break;
+      // Onwards the happy way: the `expire` move lets the deadline at hand lapse. After a
+      // changed answer, the partners after it answer, so the gate that reads it is reached.
+      const changed = move.kind === 'answer' && typeof move.data === 'object';
+      const plan: SignalPlan = {
+        ...prefix,
+        actions: [...prefix.actions, move],
+        drain: changed ? 'answer' : 'happy',
+      };
+      const next = await tryPlan({ inputs, plan }, space);
+      // A changed answer is a leaf unless it led somewhere new: what it changes shows at
+      // the gate its drain reaches, and searching on from it would repeat the search.
+      if (!next || (changed && !restedNew)) continue;
+      frontier.push(next);
+      // From a new point, the same moves with partners answering and every later deadline
+      // left to lapse: the loops a lapsing approval re-enters (a quote locked again).
+      if (traces < maxTraces)
+        await tryPlan({ inputs, plan: { ...plan, partnersAnswer: true, drain: 'expire' } }, space);
+    }
+  }
+  return [...fewestCases(found, takenBy), ...foundAgain];
 }

@@ -39,20 +39,28 @@ export function formatPropertyFailure(result: PropertyResult): string {
  * ```
  */
 export function formatCoverage(coverage: CoverageReport, options: { all?: boolean } = {}): string {
-  const { covered, total } = coverage;
+  const { covered, total, reachable, missed } = coverage;
+  const every = missed.length === 0 && reachable < total ? ', every reachable edge' : '';
+  const head = `edges covered ${covered}/${total}${every}`;
   if (options.all) {
     const width = Math.max(...coverage.edges.map(({ hits }) => String(hits).length), 4);
     return [
-      `edges covered ${covered}/${total}`,
+      head,
       `  ${'hits'.padStart(width)}  edge`,
-      ...coverage.edges.map(({ edge, hits }) => `  ${String(hits).padStart(width)}  ${edge.label}`),
+      ...coverage.edges.map(
+        ({ edge, hits, unreachable }) =>
+          `  ${String(hits).padStart(width)}  ${edge.label}${unreachable === undefined ? '' : ` (unreachable: ${unreachable})`}`,
+      ),
     ].join('\n');
   }
-  const missed = coverage.edges.filter(({ hits }) => hits === 0);
-  if (missed.length === 0) return `edges covered ${covered}/${total}`;
+  const notTaken = coverage.edges.filter(({ hits }) => hits === 0);
+  if (notTaken.length === 0) return head;
   return [
-    `edges covered ${covered}/${total}; not taken:`,
-    ...missed.map(({ edge }) => `  ${edge.label}`),
+    `${head}; not taken:`,
+    ...notTaken.map(
+      ({ edge, unreachable }) =>
+        `  ${edge.label}${unreachable === undefined ? '' : ` (unreachable: ${unreachable})`}`,
+    ),
   ].join('\n');
 }
 

@@ -59,12 +59,18 @@ export function valueArbitrary(schema: Schema): fc.Arbitrary<unknown> {
 function objectArbitrary(
   schema: Schema,
   example: Record<string, unknown>,
+  boundaries: ReadonlyMap<string, readonly string[]> = new Map(),
 ): fc.Arbitrary<Record<string, unknown>> {
   const properties = (schema.properties ?? {}) as Record<string, Schema>;
   const required = new Set((schema.required ?? []) as string[]);
   const fields: Record<string, fc.Arbitrary<unknown>> = {};
   for (const [name, property] of Object.entries(properties)) {
-    const generated = valueArbitrary(property);
+    const values = boundaries.get(name) ?? [];
+    // Amounts at and beside the literals rules compare against put each rule on both sides.
+    const generated =
+      values.length === 0
+        ? valueArbitrary(property)
+        : fc.oneof(valueArbitrary(property), fc.constantFrom(...values));
     // Mixing in the example's value keeps runs reaching deep steps while exploring the rest.
     fields[name] = name in example ? fc.oneof(fc.constant(example[name]), generated) : generated;
   }
@@ -74,20 +80,24 @@ function objectArbitrary(
 
 /**
  * Valid inputs for a scenario, derived from its input JSON Schema and mixed with its
- * example inputs; anything the scenario's own validator refuses is filtered out.
+ * example inputs and with `boundaries` (field → values, e.g. `boundaryAmounts`); anything
+ * the scenario's own validator refuses is filtered out.
  *
  * @example
  * ```ts
  * fc.assert(fc.property(inputsArbitrary(compiled), (inputs) => compiled.inputs.validate(inputs).length === 0));
  * ```
  */
-export function inputsArbitrary(compiled: CompiledScenario): fc.Arbitrary<JsonObject> {
+export function inputsArbitrary(
+  compiled: CompiledScenario,
+  boundaries?: ReadonlyMap<string, readonly string[]>,
+): fc.Arbitrary<JsonObject> {
   const schema = compiled.definition.inputs as Schema;
   const example = compiled.definition.example_inputs;
   return fc
     .oneof(
       { weight: 1, arbitrary: fc.constant(example) },
-      { weight: 2, arbitrary: objectArbitrary(schema, example) },
+      { weight: 2, arbitrary: objectArbitrary(schema, example, boundaries) },
     )
     .filter((inputs) => compiled.inputs.validate(inputs).length === 0) as fc.Arbitrary<JsonObject>;
 }

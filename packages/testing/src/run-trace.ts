@@ -18,6 +18,7 @@ import {
   requestedHandoff,
   type RequestedHandoff,
 } from './partner-answers.js';
+import { changeAnswerData, type AnswerDataChange } from './answer-data.js';
 import type { PlanAction, SignalPlan } from './signal-plan.js';
 import { timelineRecord, type TimelineEntry } from './timeline.js';
 
@@ -67,6 +68,22 @@ const REFUSALS = new Set([
   'handoff_key_mismatch',
   'signal_refused',
 ]);
+/** How an answer's data reads in a log: `simulated data`, `captured_amount under`; empty for none. */
+function dataNote(
+  data: 'simulated' | AnswerDataChange | undefined,
+  before: string,
+  after: string,
+): string {
+  if (data === undefined) return '';
+  const change =
+    data === 'simulated'
+      ? 'simulated data'
+      : data.to === 'value'
+        ? `${data.field} = ${data.value}`
+        : `${data.field} ${data.to}${data.of === undefined ? '' : ` inputs.${data.of}`}`;
+  return `${before}${change}${after}`;
+}
+
 /** Drain rounds before a run that never ends counts as not terminating. */
 const DRAIN_ROUNDS = 400;
 const LEAD = {
@@ -190,6 +207,18 @@ export async function runTrace(
     return result.ok ? (result.value as JsonObject) : {};
   };
 
+  /** The data an `answer` action carries: none, the simulated partner's, or that changed. */
+  const answerData = async (
+    step: string,
+    data: 'simulated' | AnswerDataChange | undefined,
+  ): Promise<JsonObject> => {
+    if (data === undefined) return {};
+    const simulated = await simulatedData(step);
+    return data === 'simulated'
+      ? simulated
+      : changeAnswerData(simulated, data, inputs as JsonObject);
+  };
+
   /** Moves the clock; `label` goes to the log (drain expiries are not logged). */
   const move = async (seconds: number, action: string, label?: string): Promise<void> => {
     const at = now;
@@ -251,10 +280,10 @@ export async function runTrace(
             // Numbered by the plain (not stale) actions before it, so stale answers
             // inserted anywhere leave every other signal as it was.
             reference: `ref-${step}-${log.length - staleCount}`,
-            data: action.data === 'simulated' ? await simulatedData(step) : {},
+            data: await answerData(step, action.data),
           },
-          `${action.outcome} ${step}${action.data === 'simulated' ? ' (simulated data)' : ''}`,
-          `partner answer ${step}: ${action.outcome}${action.data === 'simulated' ? ' with simulated data' : ''}`,
+          `${action.outcome} ${step}${dataNote(action.data, ' (', ')')}`,
+          `partner answer ${step}: ${action.outcome}${dataNote(action.data, ' with ', '')}`,
         );
       }
       case 'advance':
@@ -302,14 +331,16 @@ export async function runTrace(
   phase = 'plan';
   for (const action of plan.actions) await apply(action);
   phase = 'drain';
-  if (plan.drain === 'happy') {
+  if (plan.drain === 'happy' || plan.drain === 'answer') {
     for (let round = 0; round < drainRounds && !FINAL_STATUSES.has(run.status); round += 1) {
       // Up to four approvers a round (quorum, four eyes), only while an approval waits.
       for (const offset of [0, 1, 2, 3]) {
         if (run.awaiting?.kind !== 'approval') break;
         await apply({ kind: 'decide', decision: 'approve', approver: 8 + round * 4 + offset });
       }
-      await apply({ kind: 'next' });
+      if (plan.drain === 'answer' && run.awaiting?.kind === 'handoff')
+        await apply({ kind: 'answer', outcome: 'confirmed', data: 'simulated' });
+      else await apply({ kind: 'next' });
     }
   }
   for (let round = 0; round < drainRounds && !FINAL_STATUSES.has(run.status); round += 1) {

@@ -10,6 +10,8 @@ import {
   type Scope,
 } from '@programrun/engine';
 import { createKeySet, privateJwkFromSeed, type EvidenceKeySet } from '@programrun/evidence';
+import { answerDataChanges } from './answer-data.js';
+import { boundaryAmounts } from './boundary-inputs.js';
 import { CheckError } from './check-error.js';
 import {
   assertCheckOptions,
@@ -25,6 +27,8 @@ import { determinismViolations } from './determinism.js';
 import { createEdgeCoverage, type CoverageReport } from './edge-coverage.js';
 import { exploreEdges } from './explore-edges.js';
 import { formatTimeline } from './format-timeline.js';
+import { gateReads } from './gate-reads.js';
+import { inputGates } from './input-gates.js';
 import { inputsArbitrary } from './inputs-arbitrary.js';
 import { invalidInputsArbitrary, type NearMissInputs } from './invalid-inputs-arbitrary.js';
 import { declaredLegs } from './money-conservation.js';
@@ -113,7 +117,15 @@ export function createScenarioChecker(
   const cache = new Map<string, Promise<Trace>>();
   const capacity = Math.max(256, numRuns + 64);
   let traces = 0;
-  const coverage = createEdgeCoverage(compiled);
+  const gates = inputGates(compiled);
+  const coverage = createEdgeCoverage(compiled, {
+    unreachable: new Map(
+      gates.untaken.map((id) => [
+        id,
+        `no valid input of ${gates.tried} tried takes it and passes the gates before it`,
+      ]),
+    ),
+  });
   const freshTrace = (value: TraceCase): Promise<Trace> => {
     traces += 1;
     return runTrace(compiled, value.inputs, value.plan, `seed-${value.seed}`, runOptions);
@@ -131,11 +143,14 @@ export function createScenarioChecker(
     }
     return trace;
   };
+  const reads = gateReads(compiled);
+  const boundaries = boundaryAmounts(compiled, reads);
   const cases: fc.Arbitrary<TraceCase> = fc.record({
-    inputs: inputsArbitrary(compiled),
-    plan: signalPlanArbitrary(
-      options.maxActions === undefined ? {} : { maxActions: options.maxActions },
-    ),
+    inputs: inputsArbitrary(compiled, boundaries),
+    plan: signalPlanArbitrary({
+      ...(options.maxActions === undefined ? {} : { maxActions: options.maxActions }),
+      dataChanges: answerDataChanges(reads),
+    }),
     seed: fc.nat(),
   });
   // Found once, on the first trace property; the same scenario always gives the same cases.
@@ -175,7 +190,7 @@ export function createScenarioChecker(
   });
 
   const inputsValid: PropertySpec<Readonly<Record<string, unknown>>> = {
-    arbitrary: inputsArbitrary(compiled),
+    arbitrary: inputsArbitrary(compiled, boundaries),
     violations: async (inputs) => {
       const violations = compiled.inputs
         .validate(inputs)

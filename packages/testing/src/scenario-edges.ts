@@ -7,7 +7,7 @@ export type ScenarioEdgeKind = 'flow' | 'rule' | 'attempt' | 'compensation';
  * One thing a run of the scenario can do that a check should see at least once: leave a
  * step one way (each outcome, each route alternative, a skip, an exhausted retry loop),
  * a gate's rule passing or failing, a step started again (attempt 2 up to its
- * `max_attempts`), or a compensation run.
+ * `max_attempts`), or a compensation that completed.
  */
 export interface ScenarioEdge {
   /** Stable id, e.g. `lock_fx_quote timeout`, `route_scheme route bilateral_link`, `qr_intake rule cross_border fail`, `debit_payer attempt 2`, `refund_payer compensation`. */
@@ -90,7 +90,7 @@ export function scenarioEdges(compiled: CompiledScenario): ScenarioEdge[] {
       id: compensationEdgeId(id),
       kind: 'compensation',
       step: id,
-      label: `${id}: compensation run`,
+      label: `${id}: compensation completed`,
     });
   }
   return dedupe(edges);

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { CompiledScenario } from '@programrun/dsl';
 import { CheckError } from './check-error.js';
 import type { CheckOptions } from './check-options.js';
-import { formatPropertyFailure } from './format-check-report.js';
+import { formatCoverage, formatPropertyFailure } from './format-check-report.js';
 import { loadCompiledScenario } from './load-compiled.js';
 import { createScenarioChecker } from './scenario-checker.js';
 
@@ -10,6 +10,11 @@ import { createScenarioChecker } from './scenario-checker.js';
 export interface ScenarioSuiteOptions extends Omit<CheckOptions, 'onProgress'> {
   /** Milliseconds each property's test may take. @default 120000 */
   readonly timeout?: number;
+  /**
+   * `reachable`: a last test, `covers every reachable edge`, fails when an edge not known
+   * to be unreachable was taken by no trace. Off by default.
+   */
+  readonly coverage?: 'reachable';
 }
 
 /** The part of vitest the suite uses (vitest is an optional peer dependency). */
@@ -29,7 +34,9 @@ const isCompiled = (value: unknown): value is CompiledScenario =>
  * Registers a vitest `describe` block named after the scenario, with one test per
  * property of `checkScenario` (`inputs-valid`, `determinism`, `termination`, …). A failing
  * test shows what broke, the replay seed and path, and the shrunk counterexample's
- * timeline; a property that does not apply (no legs) is reported skipped. Pass a
+ * timeline; a property that does not apply (no legs) is reported skipped. With
+ * `coverage: 'reachable'`, a last test, `covers every reachable edge`, fails when an edge
+ * not known to be unreachable was taken by no trace, and lists the edges not taken. Pass a
  * scenario file (path or `file:` URL) or a compiled scenario; await it at the top level
  * of a test file, one line per scenario. vitest is imported only when this runs.
  *
@@ -40,6 +47,7 @@ const isCompiled = (value: unknown): value is CompiledScenario =>
  *
  * await scenarioSuite(new URL('../scenarios/wallet-delivery@v1.yaml', import.meta.url));
  * await scenarioSuite(new URL('../scenarios/bank-payout@v1.yaml', import.meta.url), { numRuns: 300 });
+ * await scenarioSuite(new URL('../scenarios/treasury-conversion@v1.yaml', import.meta.url), { coverage: 'reachable' });
  * ```
  */
 export async function scenarioSuite(
@@ -64,7 +72,7 @@ export async function scenarioSuite(
       : scenario instanceof URL
         ? fileURLToPath(scenario)
         : undefined);
-  const { timeout = 120_000, ...checkOptions } = options;
+  const { timeout = 120_000, coverage, ...checkOptions } = options;
   const checker = createScenarioChecker(compiled, {
     ...checkOptions,
     ...(file === undefined ? {} : { file }),
@@ -85,5 +93,23 @@ export async function scenarioSuite(
         timeout,
       );
     }
+    // After the properties, whose traces it counts: every edge a run can take was taken.
+    if (coverage !== 'reachable') return;
+    vitest.it(
+      'covers every reachable edge',
+      async (context) => {
+        await Promise.resolve();
+        const report = checker.coverage();
+        if (checker.traces() === 0) context.skip('no trace property was checked');
+        if (report.missed.length > 0) {
+          const error = new Error(
+            `${report.missed.length} reachable edge(s) no trace took (raise numRuns, or make them reachable):\n${formatCoverage(report)}`,
+          );
+          error.stack = error.message;
+          throw error;
+        }
+      },
+      timeout,
+    );
   });
 }

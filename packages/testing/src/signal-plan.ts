@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { AnswerDataChange } from './answer-data.js';
 
 /** A partner's answer to a handoff. */
 export type PartnerOutcome = 'confirmed' | 'rejected' | 'failed';
@@ -22,9 +23,10 @@ export type PlanAction =
       readonly outcome: PartnerOutcome;
       /**
        * `simulated`: the data the step's simulated partner would send (its
-       * `simulation.data`, evaluated against the run); otherwise none.
+       * `simulation.data`, evaluated against the run); a change: that data with one field
+       * a rule reads moved just under or over; otherwise none.
        */
-      readonly data?: 'simulated';
+      readonly data?: 'simulated' | AnswerDataChange;
     }
   | { readonly kind: 'advance'; readonly seconds: number }
   | { readonly kind: 'next' }
@@ -45,9 +47,11 @@ export interface SignalPlan {
   readonly actions: readonly PlanAction[];
   /**
    * After the actions: `expire` lets every deadline lapse (every wait must have one, so
-   * the run must end); `happy` approves and lets partners answer until it ends.
+   * the run must end); `happy` approves and lets partners answer until it ends; `answer`
+   * approves and answers each handoff with its simulated partner's data at once (even when
+   * partners are silent).
    */
-  readonly drain?: 'expire' | 'happy';
+  readonly drain?: 'expire' | 'happy' | 'answer';
 }
 
 const outcome = fc.constantFrom<PartnerOutcome>('confirmed', 'rejected', 'failed');
@@ -67,8 +71,27 @@ const outcome = fc.constantFrom<PartnerOutcome>('confirmed', 'rejected', 'failed
  * ```
  */
 export function signalPlanArbitrary(
-  options: { maxActions?: number } = {},
+  options: {
+    maxActions?: number;
+    /**
+     * Data changes a partner's confirmation may carry (see `answerDataChanges`): when
+     * given, a confirmation carries none, the simulated data or one of these, alike.
+     */
+    dataChanges?: readonly AnswerDataChange[];
+  } = {},
 ): fc.Arbitrary<SignalPlan> {
+  const changes = options.dataChanges ?? [];
+  const answer: fc.Arbitrary<PlanAction> =
+    changes.length === 0
+      ? fc.record({ kind: fc.constant('answer' as const), outcome })
+      : fc.oneof(
+          fc.record({ kind: fc.constant('answer' as const), outcome }),
+          fc.record({
+            kind: fc.constant('answer' as const),
+            outcome: fc.constant('confirmed' as const),
+            data: fc.constantFrom<'simulated' | AnswerDataChange>('simulated', ...changes),
+          }),
+        );
   const action: fc.Arbitrary<PlanAction> = fc.oneof(
     {
       weight: 6,
@@ -85,11 +108,9 @@ export function signalPlanArbitrary(
       }),
     },
     // Confirmations mostly come from the simulated partners ('next'), with their data; an
-    // explicit confirmed answer carries no data, like a partner that omits fields.
-    {
-      weight: 3,
-      arbitrary: fc.record({ kind: fc.constant('answer' as const), outcome }),
-    },
+    // explicit answer carries no data (a partner that omits fields) or, where rules read
+    // the data, the simulated data or that data moved to the other side of a rule.
+    { weight: 3, arbitrary: answer },
     {
       weight: 3,
       arbitrary: fc.record({

@@ -1,6 +1,7 @@
 import type { CompiledScenario, EdgeKind } from '@programrun/dsl';
 import type { LifecycleRecord } from '@programrun/engine';
 import { attemptEdgeId, compensationEdgeId, flowEdgeId, ruleEdgeId } from './scenario-edges.js';
+import { completesStep } from './step-completion.js';
 
 /** How a step was left, by the record that says so (for the steps that record one). */
 const EXIT_KINDS: Readonly<Record<string, EdgeKind>> = {
@@ -36,7 +37,11 @@ function recordEdges(
 ): string[] {
   const from = record.step;
   if (from === null) return [];
-  if (compensations.has(from)) return [compensationEdgeId(from)];
+  // A compensation counts once it completed (its legs moved): one that timed out undid nothing.
+  if (compensations.has(from))
+    return completesStep(record, compiled.graph.steps.get(from)?.kind)
+      ? [compensationEdgeId(from)]
+      : [];
   const data = record.data as Record<string, unknown>;
   const edges: string[] = [];
   if (STARTS.has(record.type) && typeof data.attempt === 'number' && data.attempt > 1) {
@@ -72,7 +77,7 @@ function recordEdges(
 /**
  * The ids of the scenario edges (see `scenarioEdges`) a run's lifecycle records show
  * taken: how each step was left, each gate rule's outcome, each attempt of a step its
- * `max_attempts` bounds, and each compensation run.
+ * `max_attempts` bounds, and each compensation that completed.
  *
  * @example
  * ```ts

@@ -3,7 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { scenarioSuite } from '../src/index.js';
 
-// One line per scenario: a describe block with one test per checkScenario property.
+// One line per scenario: a describe block with one test per checkScenario property, and
+// for the scenarios whose every reachable edge the checker reaches, a coverage test.
+// bridge-routing@v1 (a fee review needs two answer fields changed together) and
+// sukuk-servicing@v1 (one compensation) still have an edge the search does not reach.
 // Cases per property: PROGRAMRUN_PROPERTY_RUNS (default 100).
 const scenario = (id: string) => new URL(`../../../scenarios/${id}.yaml`, import.meta.url);
 const SCENARIOS = [
@@ -16,13 +19,13 @@ const SCENARIOS = [
   'wallet-delivery@v1',
 ];
 
-await scenarioSuite(scenario('bank-payout@v1'));
+await scenarioSuite(scenario('bank-payout@v1'), { coverage: 'reachable' });
 await scenarioSuite(scenario('bridge-routing@v1'));
-await scenarioSuite(scenario('qr-merchant-settlement@v1'));
-await scenarioSuite(scenario('reserve-usd-cycle@v1'));
+await scenarioSuite(scenario('qr-merchant-settlement@v1'), { coverage: 'reachable' });
+await scenarioSuite(scenario('reserve-usd-cycle@v1'), { coverage: 'reachable' });
 await scenarioSuite(scenario('sukuk-servicing@v1'));
-await scenarioSuite(scenario('treasury-conversion@v1'));
-await scenarioSuite(scenario('wallet-delivery@v1'));
+await scenarioSuite(scenario('treasury-conversion@v1'), { coverage: 'reachable' });
+await scenarioSuite(scenario('wallet-delivery@v1'), { coverage: 'reachable' });
 
 it('checks every scenario under scenarios/', async () => {
   const files = await readdir(fileURLToPath(new URL('../../../scenarios/', import.meta.url)));

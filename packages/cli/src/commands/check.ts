@@ -9,7 +9,7 @@ import { diagnosticOf, formatDiagnostic, formatOption, sortDiagnostics } from '.
 import { EXIT, type Output } from './verify.js';
 
 const USAGE =
-  'usage: programrun check [<file|dir>…] [--runs N] [--seed N] [--path P] [--property <name>]… [--coverage] [--min-coverage PERCENT] [--quiet] [--format text|json]';
+  'usage: programrun check [<file|dir>…] [--runs N] [--seed N] [--path P] [--property <name>]… [--coverage] [--min-coverage PERCENT|reachable] [--quiet] [--format text|json]';
 
 /** One checked scenario: its file, report and how long each property took. */
 interface Checked {
@@ -47,12 +47,14 @@ async function checkOne(
   return { file, durations, report };
 }
 
-/** `--min-coverage`: a percentage from 0 to 100. */
-function percentOption(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
+/** `--min-coverage`: a percentage from 0 to 100, or `reachable` (every reachable edge). */
+function percentOption(text: string | undefined): number | 'reachable' | undefined {
+  if (text === undefined || text === 'reachable') return text;
   const value = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
   if (!(value >= 0 && value <= 100))
-    throw new UsageError(`--min-coverage must be a percentage from 0 to 100, not "${text}"`);
+    throw new UsageError(
+      `--min-coverage must be a percentage from 0 to 100 or "reachable", not "${text}"`,
+    );
   return value;
 }
 
@@ -121,7 +123,8 @@ function failureLines(file: string, report: CheckReport, property: PropertyResul
  * a table (scenario, property, runs, result, time) and, for each failure, what broke,
  * the shrunk case's timeline and the command that replays it, then each scenario's edge
  * coverage (`--coverage`: every edge with its hit count). Exits 1 on any failure, and when
- * a scenario's traces took less than `--min-coverage` % of its edges.
+ * a scenario's traces took less than `--min-coverage` % of its edges (`reachable`: left
+ * an edge not known to be unreachable untaken).
  *
  * @example
  * ```ts
@@ -253,6 +256,14 @@ export async function checkCommand(
     throw new CommandFailure(
       `${plural(failures.length, 'property', 'properties')} failed: ${names.join(', ')}`,
     );
+  }
+  if (minCoverage === 'reachable') {
+    const missed = checked
+      .filter(({ report }) => report.traces > 0 && report.coverage.missed.length > 0)
+      .map(({ report }) => `${report.scenario} ${report.coverage.missed.join(', ')}`);
+    if (missed.length > 0)
+      throw new CommandFailure(`reachable edges no trace took: ${missed.join('; ')}`);
+    return EXIT.ok;
   }
   const short = minCoverage === undefined ? [] : belowCoverage(checked, minCoverage);
   if (short.length > 0)

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { durationSchema, expressionSchema, identifierSchema } from './identifiers.js';
 import { invariantSchema } from './invariant-schema.js';
+import { holdSchema } from './hold-schema.js';
 import { legSchema } from './leg-schema.js';
 import { partySchema } from './party-schema.js';
 import { compensationStepSchema, stepSchema } from './step-schema.js';
@@ -100,6 +101,10 @@ export const scenarioSchema = z
     legs: z.array(legSchema).default([]).meta({
       description:
         'Money legs: what each step moves, debit or credit, when it completes (compensations included).',
+    }),
+    holds: z.array(holdSchema).default([]).meta({
+      description:
+        'Funds a step reserves, which every path not ending faulted must release or settle (proven at load).',
     }),
   })
   .meta({

@@ -6,7 +6,7 @@ type Path = (string | number)[];
 
 /**
  * Reports ids used twice. Stages, steps and compensations share one namespace (the
- * machine's state ids); rules, controls, invariants, legs and route alternatives have their own.
+ * machine's state ids); rules, controls, invariants, legs, holds and route alternatives have their own.
  */
 export function checkIdentifiers(scenario: ScenarioDefinition, source: YamlSource): Problem[] {
   const problems: Problem[] = [];
@@ -64,6 +64,10 @@ export function checkIdentifiers(scenario: ScenarioDefinition, source: YamlSourc
   report(
     'leg',
     scenario.legs.map((leg, index) => ({ id: leg.id, path: ['legs', index] })),
+  );
+  report(
+    'hold',
+    scenario.holds.map((hold, index) => ({ id: hold.id, path: ['holds', index] })),
   );
   return problems;
 }

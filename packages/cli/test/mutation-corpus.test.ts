@@ -1,0 +1,72 @@
+// The mutation corpus (packages/testing/test/mutations/): realistic author mistakes on rare
+// paths of the catalogue and of the test-only merchant-refund@v1. `programrun check` at its
+// defaults (random seed, 100 runs per property) must catch every one within 10 s, and pass
+// the scenarios they were made from.
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseText, loadMutants } from '../../testing/test/mutations/mutants.js';
+import { programrun } from './run-bin.js';
+
+const mutants = loadMutants();
+const PROPERTY_ROW = (scenario: string, property: string) =>
+  new RegExp(`^${scenario} +${property} +\\d+ +FAILED `, 'm');
+const BUDGET_MS = 10_000;
+
+let directory: string;
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'programrun-mutants-'));
+});
+afterAll(() => rm(directory, { recursive: true, force: true }));
+
+/** Writes `text` as `<base>.yaml` in a directory of its own (the file name is the id). */
+async function scenarioFile(name: string, base: string, text: string): Promise<string> {
+  await mkdir(join(directory, name), { recursive: true });
+  const file = join(directory, name, `${base}.yaml`);
+  await writeFile(file, text);
+  return file;
+}
+
+describe('the mutation corpus', () => {
+  it('has at least 12 seeded bugs, each on a scenario that exists', () => {
+    expect(mutants.length).toBeGreaterThanOrEqual(12);
+    for (const mutant of mutants) expect(mutant.text).not.toBe(baseText(mutant.base));
+  });
+
+  it.each(mutants.map((mutant) => [mutant.name, mutant] as const))(
+    'programrun check at its defaults catches %s within 10 s',
+    async (name, mutant) => {
+      const file = await scenarioFile(name, mutant.base, mutant.text);
+      const started = performance.now();
+      const result = await programrun(['check', file]);
+      const elapsed = performance.now() - started;
+      const output = `${result.stdout}${result.stderr}`;
+      expect(result.code, output).toBe(1);
+      if (/^[a-z]+(_[a-z]+)+$/.test(mutant.caughtBy)) {
+        // A load problem: file:line:column and the code, nothing checked.
+        expect(result.stdout).toMatch(
+          new RegExp(`${mutant.base}\\.yaml:\\d+:\\d+: ${mutant.caughtBy} `),
+        );
+        expect(result.stderr).toContain('does not load');
+      } else {
+        expect(result.stdout, output).toMatch(PROPERTY_ROW(mutant.base, mutant.caughtBy));
+        expect(result.stdout).toMatch(
+          new RegExp(
+            `replay: programrun check \\S+ --seed \\d+ --path \\S+ --property ${mutant.caughtBy}`,
+          ),
+        );
+      }
+      expect(elapsed, `${name} took ${Math.round(elapsed)} ms`).toBeLessThan(BUDGET_MS);
+    },
+  );
+
+  it.each([...new Set(mutants.map((mutant) => mutant.base))])(
+    'programrun check at its defaults passes the unmutated %s',
+    async (base) => {
+      const file = await scenarioFile(`base-${base}`, base, baseText(base));
+      const result = await programrun(['check', file]);
+      expect(result.code, `${result.stdout}${result.stderr}`).toBe(0);
+    },
+  );
+});
