@@ -119,22 +119,48 @@ function restingWait(trace: Trace): AwaitingRecord | null {
 }
 
 /**
+ * The compensations a run has registered and not discharged when its plan ended: the
+ * steps naming one in `compensate` that completed, since the last pivot that completed.
+ */
+function registered(compiled: CompiledScenario, trace: Trace): string {
+  const held: string[] = [];
+  const planned = trace.timeline.filter((entry) => entry.phase !== 'drain');
+  for (const record of planned.flatMap((entry) => entry.records)) {
+    if (
+      record.type !== 'program_run.handoff.confirmed' &&
+      record.type !== 'program_run.approval.granted'
+    )
+      continue;
+    const definition = compiled.graph.steps.get(record.step ?? '')?.definition as
+      { compensate?: string; pivot?: boolean } | undefined;
+    if (definition?.pivot === true) held.length = 0;
+    if (definition?.compensate !== undefined) held.push(definition.compensate);
+  }
+  return held.join(',');
+}
+
+/**
  * Where a trace's plan left the run: what it waited on when the drain began, or how it
  * ended. An approval counts the approvals it collected and a handoff its attempt, so a
- * quorum of two and a retry are points of their own.
+ * quorum of two and a retry are points of their own; and the compensations registered
+ * are part of the point, since a failure further on runs them.
  */
-function restingPoint(trace: Trace): string {
+function restingPoint(compiled: CompiledScenario, trace: Trace): string {
   const waited = restingWait(trace);
-  if (waited === null)
-    return trace.timeline.some((entry) => entry.phase === 'drain') ? 'running' : trace.run.status;
-  if (waited.kind === 'approval') return `approval ${waited.step} ${waited.approvals ?? 0}`;
+  const compensations = registered(compiled, trace);
+  if (waited === null) {
+    const ended = trace.timeline.some((entry) => entry.phase === 'drain');
+    return `${ended ? 'running' : trace.run.status} ${compensations}`;
+  }
+  if (waited.kind === 'approval')
+    return `approval ${waited.step} ${waited.approvals ?? 0} ${compensations}`;
   const attempt = trace.timeline
     .filter((entry) => entry.phase !== 'drain')
     .flatMap((entry) => entry.records)
     .filter(
       (record) => record.step === waited.step && record.type === 'program_run.handoff.requested',
     ).length;
-  return `${waited.kind} ${waited.step} ${attempt}`;
+  return `${waited.kind} ${waited.step} ${attempt} ${compensations}`;
 }
 
 /**
@@ -266,7 +292,11 @@ export async function exploreEdges(
    * else undefined. Points to rest at are told apart per `space`: inputs that took an
    * edge of their own are searched as a space of their own.
    */
-  const tryPlan = async ({ inputs, plan }: Start, space: number): Promise<Frontier | undefined> => {
+  const tryPlan = async (
+    { inputs, plan }: Start,
+    space: number,
+    leaf = false,
+  ): Promise<Frontier | undefined> => {
     traces += 1;
     const trace = await runTrace(compiled, inputs, plan, 'seed-0', options.trace);
     const taken = traceEdges(compiled, trace.records);
@@ -287,10 +317,11 @@ export async function exploreEdges(
       if (fresh.length === 0 && freshHere.length > 0)
         foundAgain.push({ inputs, plan, seed: 0, edges: freshHere });
     }
-    const point = `${space} ${plan.partnersAnswer} ${restingPoint(trace)}`;
+    const point = `${space} ${plan.partnersAnswer} ${restingPoint(compiled, trace)}`;
     const newPoint = !rested.has(point);
     restedNew = newPoint;
-    rested.add(point);
+    // A leaf claims no point, so the plans that reach it with data search on from there.
+    if (!leaf) rested.add(point);
     return fresh.length > 0 || newPoint
       ? { inputs, plan, waited: restingWait(trace), space }
       : undefined;
@@ -328,10 +359,15 @@ export async function exploreEdges(
         actions: [...prefix.actions, move],
         drain: changed ? 'answer' : 'happy',
       };
-      const next = await tryPlan({ inputs, plan }, space);
-      // A changed answer is a leaf unless it led somewhere new: what it changes shows at
-      // the gate its drain reaches, and searching on from it would repeat the search.
-      if (!next || (changed && !restedNew)) continue;
+      // A confirmation without data is a leaf: it shows what a gate does with nothing to
+      // read, and a run that goes on from it has none of its partners' data.
+      const bare = move.kind === 'answer' && move.outcome === 'confirmed' && !move.data;
+      const next = await tryPlan({ inputs, plan }, space, bare);
+      if (bare) continue;
+      // A changed answer that led nowhere new is a leaf: what it changes shows at the gate
+      // its drain reaches; one that took an edge first is searched on (the path a shortfall
+      // opens), like any other plan.
+      if (!next || (changed && !restedNew && !tookFresh)) continue;
       frontier.push(next);
       // From a new point, the same moves with partners answering and every later deadline
       // left to lapse: the loops a lapsing approval re-enters (a quote locked again).
