@@ -1,14 +1,13 @@
-import fc from 'fast-check';
 import type { CompiledScenario } from '@programrun/dsl';
 import type { AwaitingRecord } from '@programrun/engine';
 import type { JsonObject } from '@programrun/evidence';
 import { answerDataChanges } from './answer-data.js';
-import { boundaryAmounts } from './boundary-inputs.js';
+import { fewestCases } from './fewest-cases.js';
 import { gateReads, type GateReads } from './gate-reads.js';
-import { inputGates } from './input-gates.js';
-import { inputsArbitrary } from './inputs-arbitrary.js';
 import { declaredLegs } from './money-conservation.js';
-import { runTrace, type RunTraceOptions, type Trace } from './run-trace.js';
+import { restingPoint, restingWait } from './resting-point.js';
+import { runTrace, type RunTraceOptions } from './run-trace.js';
+import { baseInputs, startingInputs } from './search-starts.js';
 import { scenarioEdges } from './scenario-edges.js';
 import type { PlanAction, SignalPlan } from './signal-plan.js';
 import { traceEdges } from './trace-edges.js';
@@ -38,11 +37,10 @@ export interface ExploreOptions {
 
 /**
  * What the search tries at each point of a run (its partners answer only when told): the
- * answer the simulated partner would send, approvals by five different people (makers
- * and checkers of two four-eyes approvals), a
- * rejection, a partner's refusal and failure, a confirmation without data, a deadline
- * lapsing, a cancel. To these each scenario adds the simulated answer with one field its
- * rules read moved under and over (`answerDataChanges`).
+ * answer the simulated partner would send, approvals by five different people (makers and
+ * checkers of two four-eyes approvals), a rejection, a partner's refusal and failure, a
+ * confirmation without data, a deadline lapsing, a cancel. To these each scenario adds the
+ * simulated answer with one field its conditions read changed (`answerDataChanges`).
  */
 const MOVES: readonly PlanAction[] = [
   { kind: 'answer', outcome: 'confirmed', data: 'simulated' },
@@ -73,33 +71,6 @@ function moneyEdges(compiled: CompiledScenario): Set<string> {
   );
 }
 
-/**
- * The fewest of `found` (greedily) that together take every edge they took, each naming
- * the edges it is kept for, in the order found: a deep trace found late often takes what
- * several early, shallow ones took first.
- */
-function fewestCases(
-  found: readonly DirectedCase[],
-  takenBy: readonly ReadonlySet<string>[],
-): DirectedCase[] {
-  const uncovered = new Set(found.flatMap((found) => found.edges));
-  const chosen = new Map<number, string[]>();
-  while (uncovered.size > 0) {
-    let best = -1;
-    let bestCount = 0;
-    takenBy.forEach((taken, index) => {
-      const count = [...taken].filter((edge) => uncovered.has(edge)).length;
-      if (count > bestCount) [best, bestCount] = [index, count];
-    });
-    const edges = [...takenBy[best]!].filter((edge) => uncovered.has(edge));
-    for (const edge of edges) uncovered.delete(edge);
-    chosen.set(best, edges);
-  }
-  return [...chosen.keys()]
-    .sort((left, right) => left - right)
-    .map((index) => ({ ...found[index]!, edges: chosen.get(index)! }));
-}
-
 /** Inputs and a plan the search runs. */
 interface Start {
   readonly inputs: JsonObject;
@@ -111,56 +82,6 @@ interface Frontier extends Start {
   readonly waited: AwaitingRecord | null;
   /** Its search space: 0 for the base inputs and inputs that led nowhere new. */
   readonly space: number;
-}
-
-/** What a trace's plan left the run waiting on when the drain began; null when it was not waiting. */
-function restingWait(trace: Trace): AwaitingRecord | null {
-  return trace.timeline.find((entry) => entry.phase === 'drain')?.waited ?? null;
-}
-
-/**
- * The compensations a run has registered and not discharged when its plan ended: the
- * steps naming one in `compensate` that completed, since the last pivot that completed.
- */
-function registered(compiled: CompiledScenario, trace: Trace): string {
-  const held: string[] = [];
-  const planned = trace.timeline.filter((entry) => entry.phase !== 'drain');
-  for (const record of planned.flatMap((entry) => entry.records)) {
-    if (
-      record.type !== 'program_run.handoff.confirmed' &&
-      record.type !== 'program_run.approval.granted'
-    )
-      continue;
-    const definition = compiled.graph.steps.get(record.step ?? '')?.definition as
-      { compensate?: string; pivot?: boolean } | undefined;
-    if (definition?.pivot === true) held.length = 0;
-    if (definition?.compensate !== undefined) held.push(definition.compensate);
-  }
-  return held.join(',');
-}
-
-/**
- * Where a trace's plan left the run: what it waited on when the drain began, or how it
- * ended. An approval counts the approvals it collected and a handoff its attempt, so a
- * quorum of two and a retry are points of their own; and the compensations registered
- * are part of the point, since a failure further on runs them.
- */
-function restingPoint(compiled: CompiledScenario, trace: Trace): string {
-  const waited = restingWait(trace);
-  const compensations = registered(compiled, trace);
-  if (waited === null) {
-    const ended = trace.timeline.some((entry) => entry.phase === 'drain');
-    return `${ended ? 'running' : trace.run.status} ${compensations}`;
-  }
-  if (waited.kind === 'approval')
-    return `approval ${waited.step} ${waited.approvals ?? 0} ${compensations}`;
-  const attempt = trace.timeline
-    .filter((entry) => entry.phase !== 'drain')
-    .flatMap((entry) => entry.records)
-    .filter(
-      (record) => record.step === waited.step && record.type === 'program_run.handoff.requested',
-    ).length;
-  return `${waited.kind} ${waited.step} ${attempt} ${compensations}`;
 }
 
 /**
@@ -188,68 +109,16 @@ function movesAt(
   });
 }
 
-/** The scenario's example inputs, or else the first valid inputs of a fixed seed. */
-function baseInputs(compiled: CompiledScenario): JsonObject {
-  const example = compiled.definition.example_inputs as JsonObject | undefined;
-  if (example !== undefined && compiled.inputs.validate(example).length === 0) return example;
-  return fc.sample(inputsArbitrary(compiled), { seed: 1, numRuns: 1 })[0]!;
-}
-
-/** Each value of each top-level input field with a closed set of values (enum, boolean). */
-function choiceValues(compiled: CompiledScenario): [string, readonly unknown[]][] {
-  const properties = ((compiled.definition.inputs as { properties?: unknown }).properties ??
-    {}) as Record<string, { enum?: unknown; type?: unknown }>;
-  return Object.entries(properties).flatMap(([field, schema]): [string, readonly unknown[]][] => {
-    if (Array.isArray(schema.enum)) return [[field, schema.enum]];
-    return schema.type === 'boolean' ? [[field, [true, false]]] : [];
-  });
-}
-
-/** Each string literal the conditions compare an input with, and one they do not name. */
-function comparedValues(reads: GateReads): [string, readonly string[]][] {
-  return [...reads.inputLiterals].map(([field, literals]) => [
-    field,
-    [...literals, `${literals[0]!}_OTHER`, literals[0]!.split('').reverse().join('')],
-  ]);
-}
-
-/**
- * The base inputs, then the base with one field changed: each money field at and beside
- * each literal the rules compare against, each string literal an input is compared with
- * (and one not named), each member of each enum, each boolean both ways; then, for each
- * edge the inputs alone decide that none of those takes, a sampled valid input that does.
- */
-function startingInputs(compiled: CompiledScenario, base: JsonObject): JsonObject[] {
-  const starts = [base];
-  const reads = gateReads(compiled);
-  const changes: [string, readonly unknown[]][] = [
-    ...boundaryAmounts(compiled, reads),
-    ...comparedValues(reads),
-    ...choiceValues(compiled),
-  ];
-  for (const [field, values] of changes)
-    for (const value of values) {
-      const inputs = { ...base, [field]: value } as JsonObject;
-      if (value !== base[field] && compiled.inputs.validate(inputs).length === 0)
-        starts.push(inputs);
-    }
-  // Inputs that take an edge the inputs alone decide (a route alternative needing several
-  // fields at once, a rule only some inputs fail), when no start above takes it.
-  const { witnesses } = inputGates(compiled, starts);
-  for (const inputs of witnesses.values()) if (!starts.includes(inputs)) starts.push(inputs);
-  return starts;
-}
-
 /**
  * Searches the scenario's runs for its edges, breadth first from the run as created: each
  * plan found so far that led somewhere new (an edge no earlier trace took, or a point to
  * rest the run had not rested at) is extended by every move, and each extension runs as a
  * trace that then drains to a final status (approving and letting partners answer, or
- * letting every deadline lapse). It returns, in the order found, the cases whose traces
- * took an edge first, then those that took an edge first for inputs of their own (inputs
- * that led somewhere new are searched on their own), so a check can spend its first runs on every edge the search
- * reached and the rest on random plans. Deterministic: the same scenario gives the same
- * cases.
+ * letting every deadline lapse). It returns, in the order found, the fewest cases that
+ * take every edge the search took first, then those that completed a step with money legs
+ * first for inputs of their own (inputs that led somewhere new are searched on their own),
+ * so a check can spend its first runs on every edge the search reached and the rest on
+ * random plans. Deterministic: the same scenario gives the same cases.
  *
  * @example
  * ```ts
