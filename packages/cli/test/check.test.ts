@@ -15,6 +15,17 @@ const walletCheck = (runs: number) => [
   '11',
 ];
 
+/** Quiet `check` of `file` with `seed`, enforcing every reachable edge. */
+const reachableCheck = (file: string, seed: number) => [
+  'check',
+  file,
+  '--seed',
+  String(seed),
+  '--quiet',
+  '--min-coverage',
+  'reachable',
+];
+
 describe('programrun check', () => {
   it('passes on a catalogue scenario with a summary table', async () => {
     const result = await programrun(walletCheck(5));
@@ -65,15 +76,7 @@ describe('programrun check', () => {
 
   it('enforces every reachable edge with --min-coverage reachable, naming the edges not taken', async () => {
     // At the default 100 runs every reachable edge of wallet-delivery@v1 is taken.
-    const full = await programrun([
-      'check',
-      'scenarios/wallet-delivery@v1.yaml',
-      '--seed',
-      '11',
-      '--quiet',
-      '--min-coverage',
-      'reachable',
-    ]);
+    const full = await programrun(reachableCheck('scenarios/wallet-delivery@v1.yaml', 11));
     expect(full.code, full.stderr).toBe(0);
     expect(full.stdout).toContain('edges covered 24/24');
     // With 3 runs the directed cases cannot all run: the check names what it left.
@@ -86,15 +89,9 @@ describe('programrun check', () => {
 
   it('says which edges no valid input can take, and does not count them as missed', async () => {
     const result = await programrun([
-      'check',
-      'scenarios/bank-payout@v1.yaml',
-      '--seed',
-      '3',
-      '--quiet',
+      ...reachableCheck('scenarios/bank-payout@v1.yaml', 3),
       '--property',
       'termination',
-      '--min-coverage',
-      'reachable',
     ]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/edges covered 61\/62, every reachable edge; not taken:\n/);

@@ -197,7 +197,7 @@ export async function exploreEdges(
   };
 
   const frontier: Frontier[] = [];
-  const starts = startingInputs(compiled, baseInputs(compiled));
+  const starts = startingInputs(compiled, baseInputs(compiled), reads);
   for (const [index, inputs] of starts.entries()) {
     // Partners answering first: inputs that lead somewhere new get a search of their own.
     let space = 0;

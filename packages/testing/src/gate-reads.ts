@@ -77,6 +77,10 @@ function recordSources(compiled: CompiledScenario): Map<string, string[]> {
 
 const RECORD_READ = /\brecords\.([A-Za-z_][A-Za-z0-9_]*)/g;
 
+/** The record steps a CEL source reads (`records.<step>…`), in source order. */
+export const recordsRead = (source: string): string[] =>
+  [...source.matchAll(RECORD_READ)].map(([, step]) => step!);
+
 const compareDecimals = (left: string, right: string): number =>
   Number(left) - Number(right) || left.localeCompare(right);
 
@@ -107,9 +111,7 @@ export function gateReads(compiled: CompiledScenario): GateReads {
   const recordedFields = new Set<string>();
   for (const condition of conditionSources(compiled)) {
     // What the records it reads are computed from is read too.
-    const viaRecords = [...condition.matchAll(RECORD_READ)].flatMap(
-      ([, step]) => recorded.get(step!) ?? [],
-    );
+    const viaRecords = recordsRead(condition).flatMap((step) => recorded.get(step) ?? []);
     for (const [, , field] of viaRecords.join('\n').matchAll(HANDOFF_FIELD))
       if (!condition.includes(`.data.${field!}`)) recordedFields.add(field!);
     const source = [condition, ...viaRecords].join('\n');

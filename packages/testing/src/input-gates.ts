@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { initialRunContext, type CompiledScenario, type RunContext } from '@programrun/dsl';
 import type { JsonObject } from '@programrun/evidence';
 import { boundaryAmounts } from './boundary-inputs.js';
-import { gateReads } from './gate-reads.js';
+import { gateReads, recordsRead, type GateReads } from './gate-reads.js';
 import { inputsArbitrary } from './inputs-arbitrary.js';
 import { flowEdgeId, ruleEdgeId } from './scenario-edges.js';
 
@@ -37,7 +37,6 @@ export interface InputGates {
 }
 
 const READS_RUN_STATE = /\b(handoffs|routes|approvals|checks|attempts|progress)\b/;
-const RECORD_READ = /\brecords\.([A-Za-z_][A-Za-z0-9_]*)/g;
 
 interface RuleLike {
   readonly id: string;
@@ -70,7 +69,7 @@ function inputRecords(steps: readonly StepLike[]): StepLike[] {
 /** Whether `source` reads nothing but inputs and the `records` already decided by them. */
 function decidedByInputs(source: string, records: ReadonlySet<string>): boolean {
   if (READS_RUN_STATE.test(source)) return false;
-  return [...source.matchAll(RECORD_READ)].every(([, step]) => records.has(step!));
+  return recordsRead(source).every((step) => records.has(step));
 }
 
 /** The edges of a scenario that its inputs alone decide, each with its test. */
@@ -159,13 +158,14 @@ function contextOf(
 export function inputGates(
   compiled: CompiledScenario,
   extra: readonly JsonObject[] = [],
+  reads: GateReads = gateReads(compiled),
 ): InputGates {
   const steps = compiled.definition.stages.flatMap((stage) => stage.steps) as readonly StepLike[];
   const records = inputRecords(steps);
   const edges = inputEdges(compiled, records);
   const witnesses = new Map<string, JsonObject>();
   if (edges.length === 0) return { witnesses, untaken: [], tried: 0 };
-  const arbitrary = inputsArbitrary(compiled, boundaryAmounts(compiled, gateReads(compiled)));
+  const arbitrary = inputsArbitrary(compiled, boundaryAmounts(compiled, reads));
   const samples = [...extra, ...fc.sample(arbitrary, { seed: 1, numRuns: INPUT_SAMPLES })];
   const contexts = samples.map((inputs) => contextOf(compiled, inputs, records));
   // Rules of earlier gates that deny when they fail: a witness that passes them all

@@ -2,6 +2,7 @@
 import type { CompiledScenario } from '@programrun/dsl';
 import type { AwaitingRecord } from '@programrun/engine';
 import type { Trace } from './run-trace.js';
+import type { TimelineRecord } from './timeline.js';
 
 /** What a trace's plan left the run waiting on when the drain began; null when it was not waiting. */
 export function restingWait(trace: Trace): AwaitingRecord | null {
@@ -12,10 +13,9 @@ export function restingWait(trace: Trace): AwaitingRecord | null {
  * The compensations a run has registered and not discharged when its plan ended: the
  * steps naming one in `compensate` that completed, since the last pivot that completed.
  */
-function registered(compiled: CompiledScenario, trace: Trace): string {
+function registered(compiled: CompiledScenario, planned: readonly TimelineRecord[]): string {
   const held: string[] = [];
-  const planned = trace.timeline.filter((entry) => entry.phase !== 'drain');
-  for (const record of planned.flatMap((entry) => entry.records)) {
+  for (const record of planned) {
     if (
       record.type !== 'program_run.handoff.confirmed' &&
       record.type !== 'program_run.approval.granted'
@@ -37,18 +37,19 @@ function registered(compiled: CompiledScenario, trace: Trace): string {
  */
 export function restingPoint(compiled: CompiledScenario, trace: Trace): string {
   const waited = restingWait(trace);
-  const compensations = registered(compiled, trace);
+  // The records the plan's actions appended (not the drain's).
+  const planned = trace.timeline
+    .filter((entry) => entry.phase !== 'drain')
+    .flatMap((entry) => entry.records);
+  const compensations = registered(compiled, planned);
   if (waited === null) {
     const ended = trace.timeline.some((entry) => entry.phase === 'drain');
     return `${ended ? 'running' : trace.run.status} ${compensations}`;
   }
   if (waited.kind === 'approval')
     return `approval ${waited.step} ${waited.approvals ?? 0} ${compensations}`;
-  const attempt = trace.timeline
-    .filter((entry) => entry.phase !== 'drain')
-    .flatMap((entry) => entry.records)
-    .filter(
-      (record) => record.step === waited.step && record.type === 'program_run.handoff.requested',
-    ).length;
+  const attempt = planned.filter(
+    (record) => record.step === waited.step && record.type === 'program_run.handoff.requested',
+  ).length;
   return `${waited.kind} ${waited.step} ${attempt} ${compensations}`;
 }

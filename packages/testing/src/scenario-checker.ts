@@ -117,7 +117,8 @@ export function createScenarioChecker(
   const cache = new Map<string, Promise<Trace>>();
   const capacity = Math.max(256, numRuns + 64);
   let traces = 0;
-  const gates = inputGates(compiled);
+  const reads = gateReads(compiled);
+  const gates = inputGates(compiled, [], reads);
   const coverage = createEdgeCoverage(compiled, {
     unreachable: new Map(
       gates.untaken.map((id) => [
@@ -143,7 +144,6 @@ export function createScenarioChecker(
     }
     return trace;
   };
-  const reads = gateReads(compiled);
   const boundaries = boundaryAmounts(compiled, reads);
   const cases: fc.Arbitrary<TraceCase> = fc.record({
     inputs: inputsArbitrary(compiled, boundaries),

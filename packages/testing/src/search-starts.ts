@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import type { CompiledScenario } from '@programrun/dsl';
 import type { JsonObject } from '@programrun/evidence';
 import { boundaryAmounts } from './boundary-inputs.js';
-import { gateReads, type GateReads } from './gate-reads.js';
+import type { GateReads } from './gate-reads.js';
 import { inputGates } from './input-gates.js';
 import { inputsArbitrary } from './inputs-arbitrary.js';
 
@@ -39,9 +39,12 @@ function comparedValues(reads: GateReads): [string, readonly string[]][] {
  * (and one not named), each member of each enum, each boolean both ways; then, for each
  * edge the inputs alone decide that none of those takes, a sampled valid input that does.
  */
-export function startingInputs(compiled: CompiledScenario, base: JsonObject): JsonObject[] {
+export function startingInputs(
+  compiled: CompiledScenario,
+  base: JsonObject,
+  reads: GateReads,
+): JsonObject[] {
   const starts = [base];
-  const reads = gateReads(compiled);
   const changes: [string, readonly unknown[]][] = [
     ...boundaryAmounts(compiled, reads),
     ...comparedValues(reads),
@@ -55,7 +58,7 @@ export function startingInputs(compiled: CompiledScenario, base: JsonObject): Js
     }
   // Inputs that take an edge the inputs alone decide (a route alternative needing several
   // fields at once, a rule only some inputs fail), when no start above takes it.
-  const { witnesses } = inputGates(compiled, starts);
+  const { witnesses } = inputGates(compiled, starts, reads);
   for (const inputs of witnesses.values()) if (!starts.includes(inputs)) starts.push(inputs);
   return starts;
 }
