@@ -50,6 +50,10 @@ describe('programrun new', () => {
     const simulated = await programrun(['simulate', file]);
     expect(simulated.code).toBe(0);
     expect(simulated.stdout).toContain('status      completed');
+    // Its checks pass at the defaults, every reachable edge taken.
+    const checked = await programrun(['check', file, '--quiet', '--seed', '1']);
+    expect(checked.code, checked.stderr).toBe(0);
+    expect(checked.stdout).toMatch(/\nedges covered (\d+)\/\1\n/);
   });
 
   it('points $schema at the schema of @programrun/scenarios in the nearest node_modules', async () => {

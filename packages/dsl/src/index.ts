@@ -18,6 +18,7 @@ export {
   precedenceInvariantSchema,
   exclusionInvariantSchema,
   responseInvariantSchema,
+  approvalInvariantSchema,
   INVARIANT_KIND_FIELDS,
   invariantKind,
   invariantStepLists,
@@ -29,6 +30,7 @@ export type {
   PrecedenceInvariant,
   ExclusionInvariant,
   ResponseInvariant,
+  ApprovalInvariant,
 } from './schema/invariant-schema.js';
 export { legSchema, LEG_DIRECTIONS } from './schema/leg-schema.js';
 export type { LegDefinition, LegDirection } from './schema/leg-schema.js';

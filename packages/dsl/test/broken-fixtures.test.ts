@@ -94,6 +94,15 @@ const cases: readonly (readonly [string, string, Expected])[] = [
     [['invariant_violated', 15, 5]],
   ],
   [
+    'invariant-approval.yaml',
+    'approval invariants a lowered quorum, a check and a missing maker-checker break',
+    [
+      ['invariant_violated', 16, 5],
+      ['invariant_violated', 16, 5],
+      ['invariant_violated', 21, 5],
+    ],
+  ],
+  [
     'invariant-shapes.yaml',
     'invariants of two kinds, of a kind missing a field, with an unknown field, too short',
     [
@@ -143,8 +152,13 @@ describe('broken scenarios report every problem with its position', () => {
     expect(messages('invariant-response.yaml')).toEqual([
       'invariant "reconciled_after_mint": after "mint" completes, the run can end complete without completing "reconcile" (runs ending fault, compensate or cancel are exempt): mint → deliver → reconcile → complete (after reconcile: skip)',
     ]);
+    expect(messages('invariant-approval.yaml')).toEqual([
+      'invariant "two_checkers": "release" completes with 1 approver (its quorum), fewer than 2: limits → submit → release',
+      'invariant "two_checkers": "limits" is a check step, which no quorum of approvers completes: limits',
+      'invariant "checker_not_maker": "release" lets someone who approved an earlier step approve it (maker_checker is not set): limits → submit → release',
+    ]);
     expect(messages('invariant-shapes.yaml').slice(0, 2)).toEqual([
-      'an invariant has the fields of one kind: precedence (before + then), exclusion (never_together) or response (after + eventually); this one mixes precedence and exclusion',
+      'an invariant has the fields of one kind: precedence (before + then), exclusion (never_together), response (after + eventually) or approval (approved + by_at_least); this one mixes precedence and exclusion',
       'eventually is required',
     ]);
     expect(messages('legs.yaml').slice(0, 5)).toEqual([

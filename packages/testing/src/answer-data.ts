@@ -6,8 +6,10 @@ import type { GateReads } from './gate-reads.js';
 
 /**
  * One field of a partner answer's data changed: moved `under` or `over` its simulated
- * value (or, with `of`, the value of that input, which a rule compares it with), or set
- * to a `value` (one minor unit beside a literal a rule compares it with).
+ * value (or, with `of`, the value of that input, which a rule compares it with, or with
+ * `of` and `times` that share of it), or set to a `value` (one minor unit beside a
+ * literal a rule compares it with). With `balance`, another field then takes what is left
+ * of an input, so a sum a rule reconciles still holds (`received + fee == amount`).
  */
 export type AnswerDataChange =
   | {
@@ -16,6 +18,10 @@ export type AnswerDataChange =
       readonly to: 'under' | 'over';
       /** An input field whose value to move from instead of the data's own. */
       readonly of?: string;
+      /** A factor the input's value is multiplied by first (a tolerance: `"0.005"`). */
+      readonly times?: string;
+      /** A field set to input `of` less this field afterwards. */
+      readonly balance?: { readonly field: string; readonly of: string };
     }
   | { readonly field: string; readonly to: 'value'; readonly value: string };
 
@@ -60,8 +66,22 @@ export function changeAnswerData(
 ): JsonObject {
   if (change.to === 'value') return { ...data, [change.field]: change.value };
   const from = change.of === undefined ? data[change.field] : inputs[change.of];
-  return { ...data, [change.field]: moved(from, change.to) };
+  const value = moved(
+    change.times === undefined || typeof from !== 'string' ? from : share(from, change.times),
+    change.to,
+  );
+  const changed = { ...data, [change.field]: value };
+  const total = change.balance && inputs[change.balance.of];
+  if (change.balance && typeof total === 'string' && typeof value === 'string')
+    changed[change.balance.field] = Money.parse(total).subtract(Money.parse(value)).toString();
+  return changed;
 }
+
+/** `factor` times a decimal, at the decimal's own scale. */
+const share = (decimal: string, factor: string): string =>
+  Money.parse(decimal)
+    .multiply(Money.parse(factor), decimal.split('.')[1]?.length ?? 0)
+    .toString();
 
 /** The amounts a field read only through a record is set to. */
 const EXTREMES = ['0.00', '999999999999.99'];
@@ -95,6 +115,20 @@ export function answerDataChanges(reads: GateReads): AnswerDataChange[] {
       { field, to: 'under', of },
       { field, to: 'over', of },
     ]),
+    // Beside a share of an input; and, when the field is one of a reconciled sum, with the
+    // other field taking the rest, so only the tolerance is crossed.
+    ...(reads.fieldShares.get(field) ?? []).flatMap(({ input: of, factor: times }) =>
+      (['under', 'over'] as const).flatMap((to): AnswerDataChange[] => [
+        { field, to, of, times },
+        ...(reads.fieldSums.get(field) ?? []).map((balance): AnswerDataChange => ({
+          field,
+          to,
+          of,
+          times,
+          balance: { field: balance.field, of: balance.input },
+        })),
+      ]),
+    ),
     // Read only through a record: the extremes, since a cent rarely crosses a sum.
     ...(reads.recordedFields.includes(field) ? EXTREMES : []).map((value): AnswerDataChange => ({
       field,

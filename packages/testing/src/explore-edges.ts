@@ -132,7 +132,6 @@ export async function exploreEdges(
 ): Promise<DirectedCase[]> {
   const maxTraces = options.maxTraces ?? 3000;
   const maxActions = options.maxActions ?? 24;
-  const total = scenarioEdges(compiled).length;
   const reads = gateReads(compiled);
   const moves: PlanAction[] = [
     ...MOVES,
@@ -197,7 +196,10 @@ export async function exploreEdges(
   };
 
   const frontier: Frontier[] = [];
-  const starts = startingInputs(compiled, baseInputs(compiled), reads);
+  const { inputs: starts, untaken } = startingInputs(compiled, baseInputs(compiled), reads);
+  // Done once every edge is taken but those no valid input tried takes.
+  const wanted = scenarioEdges(compiled).filter(({ id }) => !untaken.includes(id)).length;
+  const done = () => [...covered].filter((edge) => !untaken.includes(edge)).length >= wanted;
   for (const [index, inputs] of starts.entries()) {
     // Partners answering first: inputs that lead somewhere new get a search of their own.
     let space = 0;
@@ -215,7 +217,7 @@ export async function exploreEdges(
       if (next) frontier.push(next);
     }
   }
-  while (frontier.length > 0 && traces < maxTraces && covered.size < total) {
+  while (frontier.length > 0 && traces < maxTraces && !done()) {
     const { inputs, plan: prefix, waited, space } = frontier.shift()!;
     if (prefix.actions.length >= maxActions) continue;
     for (const move of movesAt(waited, moves, reads)) {

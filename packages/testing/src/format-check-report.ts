@@ -1,5 +1,5 @@
 import type { CheckReport, PropertyResult } from './check-report.js';
-import type { CoverageReport } from './edge-coverage.js';
+import type { CoverageReport, EdgeHits } from './edge-coverage.js';
 
 const indent = (text: string): string =>
   text
@@ -39,8 +39,15 @@ export function formatPropertyFailure(result: PropertyResult): string {
  * ```
  */
 export function formatCoverage(coverage: CoverageReport, options: { all?: boolean } = {}): string {
-  const { covered, total, reachable, missed } = coverage;
-  const every = missed.length === 0 && reachable < total ? ', every reachable edge' : '';
+  const { covered, total, reachable, missed, dead } = coverage;
+  const every =
+    missed.length === 0 && dead.length === 0 && reachable < total ? ', every reachable edge' : '';
+  const why = ({ unreachable, dead: never }: EdgeHits): string =>
+    unreachable !== undefined
+      ? ` (unreachable: ${unreachable})`
+      : never !== undefined
+        ? ` (never selected: ${never})`
+        : '';
   const head = `edges covered ${covered}/${total}${every}`;
   if (options.all) {
     const width = Math.max(...coverage.edges.map(({ hits }) => String(hits).length), 4);
@@ -48,8 +55,7 @@ export function formatCoverage(coverage: CoverageReport, options: { all?: boolea
       head,
       `  ${'hits'.padStart(width)}  edge`,
       ...coverage.edges.map(
-        ({ edge, hits, unreachable }) =>
-          `  ${String(hits).padStart(width)}  ${edge.label}${unreachable === undefined ? '' : ` (unreachable: ${unreachable})`}`,
+        (entry) => `  ${String(entry.hits).padStart(width)}  ${entry.edge.label}${why(entry)}`,
       ),
     ].join('\n');
   }
@@ -57,10 +63,7 @@ export function formatCoverage(coverage: CoverageReport, options: { all?: boolea
   if (notTaken.length === 0) return head;
   return [
     `${head}; not taken:`,
-    ...notTaken.map(
-      ({ edge, unreachable }) =>
-        `  ${edge.label}${unreachable === undefined ? '' : ` (unreachable: ${unreachable})`}`,
-    ),
+    ...notTaken.map((entry) => `  ${entry.edge.label}${why(entry)}`),
   ].join('\n');
 }
 

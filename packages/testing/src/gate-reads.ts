@@ -30,6 +30,29 @@ export interface GateReads {
    * in the same condition, e.g. a balance that must cover the amount): field → inputs.
    */
   readonly fieldInputs: ReadonlyMap<string, readonly string[]>;
+  /**
+   * Shares of an input a condition compares a handoff data field with (`fee <=
+   * multiply(money(inputs.amount), money("0.005"), 5)`, a tolerance): field → shares.
+   */
+  readonly fieldShares: ReadonlyMap<string, readonly InputShare[]>;
+  /**
+   * Handoff data fields a condition adds up to an input (`received + fee == amount`, a
+   * reconciliation): field → the other field of the sum and the input, so one can move
+   * while the other keeps the sum.
+   */
+  readonly fieldSums: ReadonlyMap<string, readonly FieldSum[]>;
+}
+
+/** An input's value times a literal factor (a tolerance of the amount). */
+export interface InputShare {
+  readonly input: string;
+  readonly factor: string;
+}
+
+/** The other field of a two-field sum a condition holds equal to an input. */
+export interface FieldSum {
+  readonly field: string;
+  readonly input: string;
 }
 
 interface Conditional {
@@ -75,6 +98,20 @@ function recordSources(compiled: CompiledScenario): Map<string, string[]> {
   );
 }
 
+const MONEY_OF_INPUT = String.raw`money\(\s*inputs\.([A-Za-z_][A-Za-z0-9_]*)\s*\)`;
+const MONEY_OF_LITERAL = String.raw`money\(\s*"([0-9]+(?:\.[0-9]+)?)"\s*\)`;
+const MONEY_OF_FIELD = String.raw`money\(\s*handoffs\.[A-Za-z_][A-Za-z0-9_]*\.data\.([A-Za-z_][A-Za-z0-9_]*)\s*\)`;
+/** `multiply(money(inputs.x), money("f")` or with the factor first. */
+const INPUT_SHARE = new RegExp(
+  String.raw`multiply\(\s*(?:${MONEY_OF_INPUT}\s*,\s*${MONEY_OF_LITERAL}|${MONEY_OF_LITERAL}\s*,\s*${MONEY_OF_INPUT})`,
+  'g',
+);
+/** `money(a) + money(b) == money(inputs.x)` or the input first. */
+const FIELD_SUM = new RegExp(
+  String.raw`${MONEY_OF_FIELD}\s*\+\s*${MONEY_OF_FIELD}\s*==\s*${MONEY_OF_INPUT}|${MONEY_OF_INPUT}\s*==\s*${MONEY_OF_FIELD}\s*\+\s*${MONEY_OF_FIELD}`,
+  'g',
+);
+
 const RECORD_READ = /\brecords\.([A-Za-z_][A-Za-z0-9_]*)/g;
 
 /** The record steps a CEL source reads (`records.<step>…`), in source order. */
@@ -109,6 +146,14 @@ export function gateReads(compiled: CompiledScenario): GateReads {
   const fieldInputs = new Map<string, string[]>();
   const recorded = recordSources(compiled);
   const recordedFields = new Set<string>();
+  const fieldShares = new Map<string, InputShare[]>();
+  const fieldSums = new Map<string, FieldSum[]>();
+  const sum = (field: string, other: string, input: string): void => {
+    const sums = fieldSums.get(field) ?? [];
+    if (!sums.some((known) => known.field === other && known.input === input))
+      sums.push({ field: other, input });
+    fieldSums.set(field, sums);
+  };
   for (const condition of conditionSources(compiled)) {
     // What the records it reads are computed from is read too.
     const viaRecords = recordsRead(condition).flatMap((step) => recorded.get(step) ?? []);
@@ -130,6 +175,21 @@ export function gateReads(compiled: CompiledScenario): GateReads {
       for (const [, input] of source.matchAll(INPUT_FIELD))
         if (!inputs.includes(input!)) inputs.push(input!);
       if (inputs.length > 0) fieldInputs.set(field!, inputs);
+      const shares = fieldShares.get(field!) ?? [];
+      for (const [, input, factor, factorFirst, inputLast] of condition.matchAll(INPUT_SHARE)) {
+        const share = { input: (input ?? inputLast)!, factor: (factor ?? factorFirst)! };
+        if (!shares.some((known) => known.input === share.input && known.factor === share.factor))
+          shares.push(share);
+      }
+      if (shares.length > 0) fieldShares.set(field!, shares);
+    }
+    for (const [, left, right, input, inputFirst, leftLast, rightLast] of condition.matchAll(
+      FIELD_SUM,
+    )) {
+      const [a, b, x] =
+        left === undefined ? [leftLast!, rightLast!, inputFirst!] : [left, right!, input!];
+      sum(a, b, x);
+      sum(b, a, x);
     }
     for (const [, field, literal, literalFirst, fieldLast] of source.matchAll(INPUT_COMPARED))
       compared((field ?? fieldLast)!, (literal ?? literalFirst)!);
@@ -147,5 +207,7 @@ export function gateReads(compiled: CompiledScenario): GateReads {
     ),
     fieldInputs,
     recordedFields: [...recordedFields],
+    fieldShares,
+    fieldSums,
   };
 }

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { initialRunContext, type CompiledScenario, type RunContext } from '@programrun/dsl';
 import type { JsonObject } from '@programrun/evidence';
 import { boundaryAmounts } from './boundary-inputs.js';
+import { containsReads, withContainedText } from './contains-inputs.js';
 import { gateReads, recordsRead, type GateReads } from './gate-reads.js';
 import { inputsArbitrary } from './inputs-arbitrary.js';
 import { flowEdgeId, ruleEdgeId } from './scenario-edges.js';
@@ -141,9 +142,40 @@ function contextOf(
 }
 
 /**
+ * The sampled inputs that change when the text their conditions look for
+ * (`inputs.qr.contains("5802" + inputs.country)`) is written into them: once for the
+ * conditions of the steps before each such step (so its own can still fail), once for all.
+ */
+function withTextLookedFor(
+  compiled: CompiledScenario,
+  samples: readonly JsonObject[],
+  records: readonly StepLike[],
+): JsonObject[] {
+  const reads = containsReads(compiled);
+  if (reads.length === 0) return [];
+  const cutoffs = [...new Set(reads.map(({ order }) => order)), Infinity];
+  const seen = new Set(samples.map((inputs) => JSON.stringify(inputs)));
+  const changed: JsonObject[] = [];
+  for (const inputs of samples) {
+    const context = contextOf(compiled, inputs, records);
+    for (const cutoff of cutoffs) {
+      const before = reads.filter(({ order }) => order < cutoff);
+      if (before.length === 0) continue;
+      const written = withContainedText(compiled, inputs, context, before);
+      const key = JSON.stringify(written);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      changed.push(written);
+    }
+  }
+  return changed;
+}
+
+/**
  * Decides the scenario's input-only edges (a gate rule, a route alternative or a step's
  * `when` that reads only `inputs`) on `extra` inputs and then on `INPUT_SAMPLES` valid
- * inputs of a fixed seed (boundary amounts mixed in): the first input that takes each edge
+ * inputs of a fixed seed (boundary amounts mixed in), then on those inputs with the text
+ * their conditions look for written in (`withContainedText`): the first input that takes each edge
  * (preferring one that passes the deny rules of the gates before it, so a run gets there),
  * and the edges none of those takes (an alternative an earlier one's guard always wins, a rule no
  * valid input fails). Deterministic.
@@ -166,7 +198,8 @@ export function inputGates(
   const witnesses = new Map<string, JsonObject>();
   if (edges.length === 0) return { witnesses, untaken: [], tried: 0 };
   const arbitrary = inputsArbitrary(compiled, boundaryAmounts(compiled, reads));
-  const samples = [...extra, ...fc.sample(arbitrary, { seed: 1, numRuns: INPUT_SAMPLES })];
+  const sampled = [...extra, ...fc.sample(arbitrary, { seed: 1, numRuns: INPUT_SAMPLES })];
+  const samples = [...sampled, ...withTextLookedFor(compiled, sampled, records)];
   const contexts = samples.map((inputs) => contextOf(compiled, inputs, records));
   // Rules of earlier gates that deny when they fail: a witness that passes them all
   // reaches its edge; only when none does, any witness will do (as a start for the search).

@@ -4,6 +4,47 @@ import { completesStep, startsStep } from './step-completion.js';
 
 type RawInvariant = Readonly<Record<string, unknown>>;
 
+/** The records that carry a step's decisions so far. */
+const APPROVALS = new Set(['program_run.approval.recorded', 'program_run.approval.granted']);
+
+/** The people who approved in a decision record (its `decisions`). */
+function approvers(record: LifecycleRecord): string[] {
+  const decisions = (record.data as { decisions?: unknown }).decisions;
+  if (!Array.isArray(decisions)) return [];
+  return decisions.flatMap((item: unknown) => {
+    const { approver, decision } = (item ?? {}) as { approver?: unknown; decision?: unknown };
+    return decision === 'approve' && typeof approver === 'string' ? [approver] : [];
+  });
+}
+
+/** How a grant of an approval step falls short of the approval invariants naming it. */
+function approvalShortfalls(
+  invariants: readonly RawInvariant[],
+  record: LifecycleRecord,
+  approvedBy: ReadonlyMap<string, ReadonlySet<string>>,
+): string[] {
+  const step = record.step!;
+  const granted = new Set(approvers(record));
+  const earlier = new Set(
+    [...approvedBy].flatMap(([other, people]) => (other === step ? [] : [...people])),
+  );
+  return invariants.flatMap((invariant) => {
+    const needed = invariant.by_at_least;
+    if (typeof needed !== 'number' || !steps(invariant, 'approved')?.includes(step)) return [];
+    const found: string[] = [];
+    if (granted.size < needed)
+      found.push(
+        `invariant ${String(invariant.id)}: ${step} granted at #${record.sequence} by ${granted.size} approver(s), fewer than ${needed}`,
+      );
+    const makers = [...granted].filter((person) => earlier.has(person));
+    if (invariant.maker_checker === true && makers.length > 0)
+      found.push(
+        `invariant ${String(invariant.id)}: ${step} granted at #${record.sequence} with ${makers.join(', ')}, who approved an earlier step`,
+      );
+    return found;
+  });
+}
+
 /** A step list field of an invariant, or undefined when the invariant has no such field. */
 function steps(invariant: RawInvariant, field: string): readonly string[] | undefined {
   const value = invariant[field];
@@ -21,7 +62,10 @@ function steps(invariant: RawInvariant, field: string): readonly string[] | unde
  * - exclusion (`never_together`): no run completes two different steps of the list;
  * - response (`after` + `eventually`): a run that ends `completed` and completed an
  *   `after` step completes an `eventually` step later on (runs that fault or are
- *   cancelled are not bound).
+ *   cancelled are not bound);
+ * - approval (`approved` + `by_at_least`): each grant of an `approved` step counts at
+ *   least that many different approvers, none of whom (with `maker_checker`) approved
+ *   another step before.
  *
  * @example
  * ```ts
@@ -38,7 +82,13 @@ export function invariantViolations(
   const violations: string[] = [];
   /** Sequence of each step's last completion. */
   const completed = new Map<string, number>();
+  /** Who approved each step so far. */
+  const approvedBy = new Map<string, Set<string>>();
   for (const record of records) {
+    if (record.type === 'program_run.approval.granted' && record.step !== null)
+      violations.push(...approvalShortfalls(invariants, record, approvedBy));
+    if (APPROVALS.has(record.type) && record.step !== null)
+      approvedBy.set(record.step, new Set([...approvers(record)]));
     const step = record.step === null ? undefined : compiled.graph.steps.get(record.step);
     if (!step) continue;
     if (startsStep(record, step.kind)) {

@@ -119,12 +119,25 @@ export function createScenarioChecker(
   let traces = 0;
   const reads = gateReads(compiled);
   const gates = inputGates(compiled, [], reads);
+  // A named route alternative no input selects is dead flow; any other such edge (a
+  // fallback no input falls through to, a rule no input fails) is unreachable by design.
+  const isAlternative = (id: string) => / route [a-z0-9_]+$/.test(id);
   const coverage = createEdgeCoverage(compiled, {
     unreachable: new Map(
-      gates.untaken.map((id) => [
-        id,
-        `no valid input of ${gates.tried} tried takes it and passes the gates before it`,
-      ]),
+      gates.untaken
+        .filter((id) => !isAlternative(id))
+        .map((id) => [
+          id,
+          `no valid input of ${gates.tried} tried takes it and passes the gates before it`,
+        ]),
+    ),
+    dead: new Map(
+      gates.untaken
+        .filter(isAlternative)
+        .map((id) => [
+          id,
+          `no valid input of ${gates.tried} tried selects it and passes the gates before it; does an alternative before it take every input it would?`,
+        ]),
     ),
   });
   const freshTrace = (value: TraceCase): Promise<Trace> => {

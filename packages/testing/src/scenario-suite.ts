@@ -12,9 +12,9 @@ export interface ScenarioSuiteOptions extends Omit<CheckOptions, 'onProgress'> {
   readonly timeout?: number;
   /**
    * `reachable`: a last test, `covers every reachable edge`, fails when an edge not known
-   * to be unreachable was taken by no trace. Off by default.
+   * to be unreachable was taken by no trace; `false`: no such test. @default 'reachable'
    */
-  readonly coverage?: 'reachable';
+  readonly coverage?: 'reachable' | false;
 }
 
 /** The part of vitest the suite uses (vitest is an optional peer dependency). */
@@ -34,9 +34,9 @@ const isCompiled = (value: unknown): value is CompiledScenario =>
  * Registers a vitest `describe` block named after the scenario, with one test per
  * property of `checkScenario` (`inputs-valid`, `determinism`, `termination`, …). A failing
  * test shows what broke, the replay seed and path, and the shrunk counterexample's
- * timeline; a property that does not apply (no legs) is reported skipped. With
- * `coverage: 'reachable'`, a last test, `covers every reachable edge`, fails when an edge
- * not known to be unreachable was taken by no trace, and lists the edges not taken. Pass a
+ * timeline; a property that does not apply (no legs) is reported skipped. A last test,
+ * `covers every reachable edge`, fails when an edge not known to be unreachable was taken
+ * by no trace, and lists the edges not taken (`coverage: false` leaves it out). Pass a
  * scenario file (path or `file:` URL) or a compiled scenario; await it at the top level
  * of a test file, one line per scenario. vitest is imported only when this runs.
  *
@@ -47,7 +47,7 @@ const isCompiled = (value: unknown): value is CompiledScenario =>
  *
  * await scenarioSuite(new URL('../scenarios/wallet-delivery@v1.yaml', import.meta.url));
  * await scenarioSuite(new URL('../scenarios/bank-payout@v1.yaml', import.meta.url), { numRuns: 300 });
- * await scenarioSuite(new URL('../scenarios/treasury-conversion@v1.yaml', import.meta.url), { coverage: 'reachable' });
+ * await scenarioSuite(new URL('../scenarios/treasury-conversion@v1.yaml', import.meta.url), { numRuns: 20, coverage: false });
  * ```
  */
 export async function scenarioSuite(
@@ -72,7 +72,7 @@ export async function scenarioSuite(
       : scenario instanceof URL
         ? fileURLToPath(scenario)
         : undefined);
-  const { timeout = 120_000, coverage, ...checkOptions } = options;
+  const { timeout = 120_000, coverage = 'reachable', ...checkOptions } = options;
   const checker = createScenarioChecker(compiled, {
     ...checkOptions,
     ...(file === undefined ? {} : { file }),
@@ -101,6 +101,13 @@ export async function scenarioSuite(
         await Promise.resolve();
         const report = checker.coverage();
         if (checker.traces() === 0) context.skip('no trace property was checked');
+        if (report.dead.length > 0) {
+          const error = new Error(
+            `${report.dead.length} route alternative(s) no valid input selects (an alternative before each takes every input it would?):\n${formatCoverage(report)}`,
+          );
+          error.stack = error.message;
+          throw error;
+        }
         if (report.missed.length > 0) {
           const error = new Error(
             `${report.missed.length} reachable edge(s) no trace took (raise numRuns, or make them reachable):\n${formatCoverage(report)}`,

@@ -38,12 +38,13 @@ function comparedValues(reads: GateReads): [string, readonly string[]][] {
  * each literal the rules compare against, each string literal an input is compared with
  * (and one not named), each member of each enum, each boolean both ways; then, for each
  * edge the inputs alone decide that none of those takes, a sampled valid input that does.
+ * With them, the input-decided edges no valid input tried takes (`inputGates`' `untaken`).
  */
 export function startingInputs(
   compiled: CompiledScenario,
   base: JsonObject,
   reads: GateReads,
-): JsonObject[] {
+): { readonly inputs: JsonObject[]; readonly untaken: readonly string[] } {
   const starts = [base];
   const changes: [string, readonly unknown[]][] = [
     ...boundaryAmounts(compiled, reads),
@@ -58,7 +59,7 @@ export function startingInputs(
     }
   // Inputs that take an edge the inputs alone decide (a route alternative needing several
   // fields at once, a rule only some inputs fail), when no start above takes it.
-  const { witnesses } = inputGates(compiled, starts, reads);
+  const { witnesses, untaken } = inputGates(compiled, starts, reads);
   for (const inputs of witnesses.values()) if (!starts.includes(inputs)) starts.push(inputs);
-  return starts;
+  return { inputs: starts, untaken };
 }

@@ -205,6 +205,24 @@ describe('edge coverage in a check', () => {
     expect(lines).toContainEqual(expect.stringMatching(/^ +2 {2}payer_approval: success → /));
     expect(lines).toContainEqual(expect.stringMatching(/^ +0 {2}payer_approval: reject → /));
   });
+
+  it('keeps unreachable edges out of the missed ones, and reports dead alternatives apart', async () => {
+    const coverage = createEdgeCoverage(qr, {
+      unreachable: new Map([['route_scheme no_route', 'no valid input takes it']]),
+      dead: new Map([['route_scheme route multilateral_hub', 'no valid input selects it']]),
+    });
+    coverage.add((await qrTrace(HAPPY, 'happy')).records);
+    const report = coverage.report();
+    expect(report.reachable).toBe(report.total - 2);
+    expect(report.missed).not.toContain('route_scheme no_route');
+    expect(report.missed).not.toContain('route_scheme route multilateral_hub');
+    expect(report.dead).toEqual(['route_scheme route multilateral_hub']);
+    const text = formatCoverage(report);
+    expect(text).toContain('route_scheme: no_route → fault (unreachable: no valid input takes it)');
+    expect(text).toContain(
+      'route_scheme: route multilateral_hub → arm_scheme_call (never selected: no valid input selects it)',
+    );
+  });
 });
 
 describe('exploreEdges', () => {

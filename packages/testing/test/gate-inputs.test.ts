@@ -1,7 +1,8 @@
 // Inputs and partner answers on both sides of a scenario's gates: what the conditions read
 // (gateReads), answers moved under and over (changeAnswerData), amounts at and beside the
 // rules' literals (boundaryAmounts), and the edges they let the search reach.
-import { compareDecimal } from '@programrun/dsl';
+import { compareDecimal, initialRunContext } from '@programrun/dsl';
+import type { JsonObject } from '@programrun/evidence';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -14,6 +15,7 @@ import {
   loadCompiledScenario,
   scenarioEdges,
 } from '../src/index.js';
+import { containsReads, withContainedText } from '../src/contains-inputs.js';
 
 const bankPayout = await loadCompiledScenario(
   new URL('../../../scenarios/bank-payout@v1.yaml', import.meta.url),
@@ -23,6 +25,9 @@ const reserveCycle = await loadCompiledScenario(
 );
 const qr = await loadCompiledScenario(
   new URL('../../../scenarios/qr-merchant-settlement@v1.yaml', import.meta.url),
+);
+const bridge = await loadCompiledScenario(
+  new URL('../../../scenarios/bridge-routing@v1.yaml', import.meta.url),
 );
 const refund = await loadCompiledScenario(
   new URL('./fixtures/merchant-refund@v1.yaml', import.meta.url),
@@ -71,7 +76,82 @@ describe('gateReads', () => {
   });
 });
 
+describe('a tolerance of a reconciled sum', () => {
+  it('reads the share of an input a field is held to, and the sum it is part of', () => {
+    const reads = gateReads(bridge);
+    expect(reads.fieldShares.get('fee')).toEqual([{ input: 'amount', factor: '0.005' }]);
+    expect(reads.fieldSums.get('fee')).toEqual([{ field: 'received_amount', input: 'amount' }]);
+    expect(reads.fieldSums.get('received_amount')).toEqual([{ field: 'fee', input: 'amount' }]);
+    expect(answerDataChanges(reads)).toContainEqual({
+      field: 'fee',
+      to: 'over',
+      of: 'amount',
+      times: '0.005',
+      balance: { field: 'received_amount', of: 'amount' },
+    });
+  });
+
+  it('moves a field beside a share of an input while the other field keeps the sum', () => {
+    const data = { fee: '0.00', received_amount: '48000.00' };
+    const over = changeAnswerData(
+      data,
+      {
+        field: 'fee',
+        to: 'over',
+        of: 'amount',
+        times: '0.005',
+        balance: { field: 'received_amount', of: 'amount' },
+      },
+      { amount: '48000.00' },
+    );
+    expect(over).toEqual({ fee: '240.01', received_amount: '47759.99' });
+    expect(
+      changeAnswerData(
+        data,
+        { field: 'fee', to: 'under', of: 'amount', times: '0.005' },
+        {
+          amount: '48000.00',
+        },
+      ),
+    ).toEqual({ fee: '239.99', received_amount: '48000.00' });
+  });
+
+  it('lets the search reach the fee review, and its rejection and lapse', async () => {
+    const cases = await exploreEdges(bridge);
+    const taken = new Set(cases.flatMap((found) => found.edges));
+    for (const edge of [
+      'destination_gate rule fee_within_tolerance fail',
+      'destination_gate reject',
+      'destination_gate timeout',
+    ])
+      expect(taken).toContain(edge);
+    expect(taken.size).toBe(scenarioEdges(bridge).length);
+  });
+});
+
 describe('inputGates', () => {
+  it('writes the text a condition looks for into an input, so the hub corridor is reached', () => {
+    const reads = containsReads(qr);
+    expect(reads.map(({ field, order }) => [field, order])).toEqual([
+      ['merchant_qr_payload', 0],
+      ['merchant_qr_payload', 0],
+      ['merchant_qr_payload', 0],
+      ['merchant_qr_payload', 4],
+    ]);
+    expect(reads[0]!.expression).toBe('"5802" + inputs.merchant_country');
+    const philippines = { ...(qr.definition.example_inputs as JsonObject), merchant_country: 'PH' };
+    const written = withContainedText(
+      qr,
+      philippines,
+      initialRunContext({ environment: 'test', inputs: philippines }),
+      reads.slice(0, 1),
+    );
+    expect(written.merchant_qr_payload).toContain('5802PH');
+    expect(qr.inputs.validate(written)).toEqual([]);
+    // Only the corridor's own route, that no valid input reaches, is left untaken.
+    expect(inputGates(qr).untaken).toEqual(['route_scheme no_route']);
+  });
+
   it('finds inputs for each edge the inputs alone decide, and names those none takes', () => {
     const gates = inputGates(bankPayout);
     expect(gates.untaken).toEqual(['select_rail no_route']);

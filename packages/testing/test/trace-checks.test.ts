@@ -54,6 +54,49 @@ describe('invariantViolations', () => {
     expect(violations.some((violation) => violation.startsWith('hash chain'))).toBe(true);
   });
 
+  it('counts the people who granted an approval, and who of them approved an earlier step', async () => {
+    const bank = await scenario('bank-payout@v1');
+    const trace = await runTrace(bank, bank.definition.example_inputs, happyPathPlan(), 'four');
+    expect(invariantViolations(bank, trace.records, trace.run.status)).toEqual([]);
+    const needing = (by_at_least: number) =>
+      declaring(bank, {
+        invariants: [
+          {
+            id: 'checkers',
+            description: 'x',
+            approved: ['release_approval'],
+            by_at_least,
+            maker_checker: true,
+          },
+        ],
+      });
+    expect(invariantViolations(needing(3), trace.records, trace.run.status)).toEqual([
+      expect.stringMatching(
+        /^invariant checkers: release_approval granted at #\d+ by 2 approver\(s\), fewer than 3$/,
+      ),
+    ]);
+    // The maker's name in the release's decisions: a checker who approved an earlier step.
+    const maker = trace.records.find(
+      (record) =>
+        record.type === 'program_run.approval.granted' && record.step === 'submit_instruction',
+    )!;
+    const makerName = (maker.data as { decisions: { approver: string }[] }).decisions[0]!.approver;
+    const records = trace.records.map((record) => {
+      if (record.type !== 'program_run.approval.granted' || record.step !== 'release_approval')
+        return record;
+      const { decisions } = record.data as { decisions: { approver: string }[] };
+      const tampered = [{ ...decisions[0]!, approver: makerName }, ...decisions.slice(1)];
+      return { ...record, data: { ...record.data, decisions: tampered } };
+    });
+    expect(invariantViolations(needing(2), records, trace.run.status)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^invariant checkers: release_approval granted at #\\d+ with ${makerName}, who approved an earlier step$`,
+        ),
+      ),
+    ]);
+  });
+
   it('reports two steps of an exclusion that both completed', () => {
     const compiled = declaring(wallet, {
       invariants: [

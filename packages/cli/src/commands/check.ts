@@ -1,5 +1,10 @@
 import { compile, type CompiledScenario } from '@programrun/dsl';
-import type { CheckReport, PropertyName, PropertyResult } from '@programrun/testing';
+import type {
+  CheckReport,
+  CoverageReport,
+  PropertyName,
+  PropertyResult,
+} from '@programrun/testing';
 import { CommandFailure } from '../command.js';
 import { scenarioProgress, type ProgressMode, type ProgressStream } from '../check/progress.js';
 import { integerOption, listOption, parseOptions, stringOption } from '../parse-options.js';
@@ -123,8 +128,8 @@ function failureLines(file: string, report: CheckReport, property: PropertyResul
  * a table (scenario, property, runs, result, time) and, for each failure, what broke,
  * the shrunk case's timeline and the command that replays it, then each scenario's edge
  * coverage (`--coverage`: every edge with its hit count). Exits 1 on any failure, and when
- * a scenario's traces took less than `--min-coverage` % of its edges (`reachable`: left
- * an edge not known to be unreachable untaken).
+ * a scenario's traces left an edge not known to be unreachable untaken (`--min-coverage
+ * P`: took less than P % of its edges; not enforced with `--path`).
  *
  * @example
  * ```ts
@@ -159,8 +164,11 @@ export async function checkCommand(
   const seed = seedText === undefined ? undefined : Number(seedText);
   if (seed !== undefined && (seed < -(2 ** 31) || seed > 2 ** 32 - 1))
     throw new UsageError(`--seed must be a 32-bit integer, not "${seedText}"`);
-  const minCoverage = percentOption(stringOption(values, 'min-coverage'));
   const path = stringOption(values, 'path');
+  // Replaying one case takes one path, so only a check of many runs is held to coverage.
+  const minCoverage =
+    percentOption(stringOption(values, 'min-coverage')) ??
+    (path === undefined ? 'reachable' : undefined);
   if (path !== undefined && !/^\d+(:\d+)*$/.test(path))
     throw new UsageError(`--path must be a fast-check path such as 4:0:1, not "${path}"`);
   if (path !== undefined && seed === undefined)
@@ -258,11 +266,21 @@ export async function checkCommand(
     );
   }
   if (minCoverage === 'reachable') {
-    const missed = checked
-      .filter(({ report }) => report.traces > 0 && report.coverage.missed.length > 0)
-      .map(({ report }) => `${report.scenario} ${report.coverage.missed.join(', ')}`);
-    if (missed.length > 0)
-      throw new CommandFailure(`reachable edges no trace took: ${missed.join('; ')}`);
+    const listed = (pick: (coverage: CoverageReport) => readonly string[]) =>
+      checked
+        .filter(({ report }) => report.traces > 0 && pick(report.coverage).length > 0)
+        .map(({ report }) => `${report.scenario} ${pick(report.coverage).join(', ')}`);
+    const dead = listed((coverage) => coverage.dead);
+    const missed = listed((coverage) => coverage.missed);
+    const reasons = [
+      ...(dead.length > 0 ? [`route alternatives no valid input selects: ${dead.join('; ')}`] : []),
+      ...(missed.length > 0
+        ? [
+            `reachable edges no trace took (raise --runs, or --min-coverage 0 to allow it): ${missed.join('; ')}`,
+          ]
+        : []),
+    ];
+    if (reasons.length > 0) throw new CommandFailure(reasons.join('; and '));
     return EXIT.ok;
   }
   const short = minCoverage === undefined ? [] : belowCoverage(checked, minCoverage);

@@ -74,6 +74,33 @@ export const responseInvariantSchema = z
   });
 
 /**
+ * Approval: each `approved` step completes only when at least `by_at_least` different
+ * people approved it (and, with `maker_checker`, none of whom approved an earlier step).
+ *
+ * @example
+ * ```ts
+ * approvalInvariantSchema.parse({ id: 'four_eyes', description: 'Two checkers release.', approved: ['release'], by_at_least: 2, maker_checker: true });
+ * ```
+ */
+export const approvalInvariantSchema = z
+  .strictObject({
+    ...commonFields,
+    approved: stepList(1, 'Approval steps that…'),
+    by_at_least: z
+      .int()
+      .min(1)
+      .meta({ description: '…complete only when at least this many different people approved…' }),
+    maker_checker: z.boolean().default(false).meta({
+      description: '…none of whom approved an earlier step (four eyes on the maker).',
+    }),
+  })
+  .meta({
+    title: 'Approval invariant',
+    description:
+      'Each `approved` step is an approval whose quorum is at least `by_at_least` distinct approvers (kept apart from earlier approvers with `maker_checker`), so no path completes it with fewer.',
+  });
+
+/**
  * The fields that make each kind, in the order problems name them.
  *
  * @example
@@ -85,6 +112,7 @@ export const INVARIANT_KIND_FIELDS = {
   precedence: ['before', 'then'],
   exclusion: ['never_together'],
   response: ['after', 'eventually'],
+  approval: ['approved', 'by_at_least'],
 } as const;
 
 /** The kinds of invariant: which fields are present decides the kind. */
@@ -108,7 +136,7 @@ export function kindsPresent(raw: unknown): InvariantKind[] {
  */
 export function invariantShapeMessage(raw: unknown): string {
   const kinds = kindsPresent(raw);
-  const choices = `${describeKind('precedence')}, ${describeKind('exclusion')} or ${describeKind('response')}`;
+  const choices = `${describeKind('precedence')}, ${describeKind('exclusion')}, ${describeKind('response')} or ${describeKind('approval')}`;
   if (kinds.length === 0) return `an invariant needs the fields of one kind: ${choices}`;
   if (kinds.length > 1)
     return `an invariant has the fields of one kind: ${choices}; this one mixes ${kinds.join(' and ')}`;
@@ -123,8 +151,8 @@ export function invariantShapeMessage(raw: unknown): string {
 
 /**
  * An invariant proven over every path of the flow graph at load time. Which fields are
- * present decides the kind: `before`/`then` (precedence), `never_together` (exclusion)
- * or `after`/`eventually` (response). Each kind is a strict mapping, so fields of two
+ * present decides the kind: `before`/`then` (precedence), `never_together` (exclusion),
+ * `after`/`eventually` (response) or `approved`/`by_at_least` (approval). Each kind is a strict mapping, so fields of two
  * kinds never mix.
  *
  * @example
@@ -133,12 +161,18 @@ export function invariantShapeMessage(raw: unknown): string {
  * ```
  */
 export const invariantSchema = z
-  .union([precedenceInvariantSchema, exclusionInvariantSchema, responseInvariantSchema], {
-    error: (issue) => invariantShapeMessage(issue.input),
-  })
+  .union(
+    [
+      precedenceInvariantSchema,
+      exclusionInvariantSchema,
+      responseInvariantSchema,
+      approvalInvariantSchema,
+    ],
+    { error: (issue) => invariantShapeMessage(issue.input) },
+  )
   .meta({
     description:
-      'A rule proven over every path of the flow graph: precedence (before/then), exclusion (never_together) or response (after/eventually).',
+      'A rule proven over every path of the flow graph: precedence (before/then), exclusion (never_together), response (after/eventually) or approval (approved/by_at_least).',
   });
 
 /** A precedence invariant: `before` steps complete before any `then` step starts. */
@@ -147,8 +181,11 @@ export type PrecedenceInvariant = z.output<typeof precedenceInvariantSchema>;
 export type ExclusionInvariant = z.output<typeof exclusionInvariantSchema>;
 /** A response invariant: after an `after` step, a completed run completes an `eventually` step. */
 export type ResponseInvariant = z.output<typeof responseInvariantSchema>;
+/** An approval invariant: `approved` steps need `by_at_least` distinct approvers. */
+export type ApprovalInvariant = z.output<typeof approvalInvariantSchema>;
 /** An invariant of any kind. */
-export type InvariantDefinition = PrecedenceInvariant | ExclusionInvariant | ResponseInvariant;
+export type InvariantDefinition =
+  PrecedenceInvariant | ExclusionInvariant | ResponseInvariant | ApprovalInvariant;
 
 /**
  * The kind of a parsed invariant.
@@ -163,6 +200,7 @@ export type InvariantDefinition = PrecedenceInvariant | ExclusionInvariant | Res
 export function invariantKind(invariant: InvariantDefinition): InvariantKind {
   if ('never_together' in invariant) return 'exclusion';
   if ('eventually' in invariant) return 'response';
+  if ('approved' in invariant) return 'approval';
   return 'precedence';
 }
 
@@ -200,6 +238,7 @@ export function invariantStepLists(
       { field: 'after', steps: invariant.after },
       { field: 'eventually', steps: invariant.eventually },
     ];
+  if ('approved' in invariant) return [{ field: 'approved', steps: invariant.approved }];
   return [
     { field: 'before', steps: invariant.before },
     { field: 'then', steps: invariant.then },

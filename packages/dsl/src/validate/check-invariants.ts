@@ -6,18 +6,24 @@ import { invariantStepLists, type InvariantDefinition } from '../schema/invarian
 import { precedenceViolations } from './invariants/precedence-proof.js';
 import { exclusionViolations } from './invariants/exclusion-proof.js';
 import { responseViolations } from './invariants/response-proof.js';
+import { approvalViolations } from './invariants/approval-proof.js';
 import type { InvariantViolation } from './invariants/violation.js';
 
 /** The violations of one invariant, by its kind. */
-function violationsOf(graph: FlowGraph, invariant: InvariantDefinition): InvariantViolation[] {
+function violationsOf(
+  scenario: ScenarioDefinition,
+  graph: FlowGraph,
+  invariant: InvariantDefinition,
+): InvariantViolation[] {
   if ('never_together' in invariant) return exclusionViolations(graph, invariant);
   if ('eventually' in invariant) return responseViolations(graph, invariant);
+  if ('approved' in invariant) return approvalViolations(scenario, graph, invariant);
   return precedenceViolations(graph, invariant);
 }
 
 /**
- * Proves each invariant over every path of the graph (precedence, exclusion and
- * response; see their proofs under `invariants/`). Steps an invariant names must be
+ * Proves each invariant over every path of the graph (precedence, exclusion, response
+ * and approval; see their proofs under `invariants/`). Steps an invariant names must be
  * steps of a stage (`invariant_unknown_step`); each violation is an `invariant_violated`
  * at the invariant with the shortest counterexample path in its message.
  */
@@ -44,7 +50,7 @@ export function checkInvariants(
       });
     }
     if (!known) return;
-    for (const violation of violationsOf(graph, invariant)) {
+    for (const violation of violationsOf(scenario, graph, invariant)) {
       problems.push(
         source.problemAt('invariant_violated', violation.message, ['invariants', index]),
       );

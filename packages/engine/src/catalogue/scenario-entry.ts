@@ -52,6 +52,12 @@ export type CatalogueInvariant = { readonly id: string; readonly description: st
       readonly after: readonly string[];
       readonly eventually: readonly string[];
     }
+  | {
+      readonly kind: 'approval';
+      readonly approved: readonly string[];
+      readonly by_at_least: number;
+      readonly maker_checker: boolean;
+    }
 );
 
 /** The catalogue form of a declared invariant. */
@@ -66,6 +72,15 @@ function catalogueInvariant(invariant: InvariantDefinition): CatalogueInvariant 
       kind: 'response',
       after: invariant.after,
       eventually: invariant.eventually,
+    };
+  if ('approved' in invariant)
+    return {
+      id,
+      description,
+      kind: 'approval',
+      approved: invariant.approved,
+      by_at_least: invariant.by_at_least,
+      maker_checker: invariant.maker_checker,
     };
   return { id, description, kind: 'precedence', before: invariant.before, then: invariant.then };
 }

@@ -103,6 +103,19 @@ export const scenarioSchema = z
             description:
               'A run that completes an `after` step and ends complete completes an `eventually` step later.',
           }),
+        z
+          .object({
+            id: z.string(),
+            description: z.string(),
+            kind: z.literal('approval'),
+            approved: z.array(z.string()),
+            by_at_least: z.int(),
+            maker_checker: z.boolean(),
+          })
+          .meta({
+            description:
+              'Each `approved` step completes only with at least `by_at_least` distinct approvers (none of whom approved an earlier step, with `maker_checker`).',
+          }),
       ]),
     ),
   })

@@ -1,7 +1,7 @@
 // The mutation corpus: each file here is a realistic author mistake on a rare path of a
 // catalogue scenario (scenarios/) or of the test-only merchant-refund@v1 (test/fixtures/),
-// written as text replacements, with what must catch it: a property of checkScenario or a
-// load problem code.
+// written as text replacements, with what must catch it: a property of checkScenario, a
+// load problem code, or `never-selected` (a route alternative no valid input selects).
 import { readdirSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 
@@ -12,7 +12,10 @@ export interface Mutant {
   /** The scenario id mutated, e.g. `bank-payout@v1`. */
   readonly base: string;
   readonly mistake: string;
-  /** A property name (`money-conservation`) or a load problem code (`hold_not_released`). */
+  /**
+   * A property name (`money-conservation`), a load problem code (`hold_not_released`) or
+   * `never-selected` (the check names a route alternative no valid input selects).
+   */
   readonly caughtBy: string;
   /** The mutated scenario's YAML. */
   readonly text: string;
