@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { canonicalize as referenceCanonicalize } from 'json-canonicalize';
 import { canonicalize, CanonicalJsonError } from './canonical-json.js';
 
 describe('canonicalize', () => {
@@ -28,6 +29,8 @@ describe('canonicalize', () => {
     ['toJSON', { value: { toJSON: () => 1 } }, '/value'],
     ['class instance', [new (class Money {})()], '/0'],
     ['function', { f: () => 1 }, '/f'],
+    // eslint-disable-next-line no-sparse-arrays
+    ['array hole', { list: [1, , 3] }, '/list/1'],
   ])('rejects %s at its JSON pointer', (_name, value, pointer) => {
     const attempt = () => canonicalize(value);
     expect(attempt).toThrow(CanonicalJsonError);
@@ -37,6 +40,18 @@ describe('canonicalize', () => {
       expect((error as CanonicalJsonError).pointer).toBe(pointer);
       expect((error as CanonicalJsonError).code).toBe('canonical_json_invalid');
     }
+  });
+
+  it('writes exactly what json-canonicalize writes for every JSON value', () => {
+    // json-canonicalize (the reference implementation it replaced) is lenient where this is
+    // strict; on the values both accept, every byte must agree.
+    const unicodeJson = fc.jsonValue({ stringUnit: 'binary', maxDepth: 6 });
+    fc.assert(
+      fc.property(fc.oneof(fc.jsonValue(), unicodeJson), (value) => {
+        expect(canonicalize(value)).toBe(referenceCanonicalize(value));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('is idempotent through a parse round trip', () => {

@@ -1,4 +1,3 @@
-import { canonicalize as canonicalizeUnchecked } from 'json-canonicalize';
 import { ProgramrunError } from './programrun-error.js';
 
 /** A JSON value as RFC 8785 understands it: no `undefined`, BigInt, Dates or class instances. */
@@ -57,7 +56,9 @@ function assertCanonicalizable(value: unknown, pointer: string): void {
   }
   if (value === null) return;
   if (Array.isArray(value)) {
-    value.forEach((item, index) => assertCanonicalizable(item, `${pointer}/${index}`));
+    // A hole reads as `undefined`, which JSON has no form for.
+    for (let index = 0; index < value.length; index += 1)
+      assertCanonicalizable(value[index], `${pointer}/${index}`);
     return;
   }
   if (!isPlainObject(value) || 'toJSON' in value) {
@@ -85,32 +86,54 @@ function assertCanonicalizable(value: unknown, pointer: string): void {
  * ```
  */
 export function canonicalize(value: unknown): string {
-  // The common case is valid JSON: check it cheaply, and only walk again building JSON
-  // pointers when something is wrong.
-  if (!isCanonicalizable(value)) assertCanonicalizable(value, '');
-  return canonicalizeUnchecked(value);
+  // The common case is valid JSON: written in one pass that gives up at the first value
+  // JCS cannot represent; only then is the value walked again to name the culprit.
+  const text = canonicalText(value);
+  if (text !== undefined) return text;
+  assertCanonicalizable(value, '');
+  // Unreachable: the walk throws for whatever made the text undefined.
+  throw new CanonicalJsonError('', 'not a JSON value');
 }
 
-/** Fast check of what {@link assertCanonicalizable} enforces, without building pointers. */
-function isCanonicalizable(value: unknown): boolean {
+/**
+ * The canonical text of `value`, or undefined when something in it has no exact JCS form.
+ * RFC 8785 serializes as ECMAScript's `JSON.stringify` does (§3.2.2: strings with minimal
+ * escaping once they are well formed, numbers in their shortest round-trip form, `-0` as
+ * `0`) with each object's keys sorted by UTF-16 code units (§3.2.3), which is how
+ * `Array.prototype.sort` compares strings.
+ */
+function canonicalText(value: unknown): string | undefined {
   switch (typeof value) {
     case 'string':
-      return value.isWellFormed();
+      return value.isWellFormed() ? JSON.stringify(value) : undefined;
     case 'number':
-      return Number.isFinite(value);
+      return Number.isFinite(value) ? JSON.stringify(value) : undefined;
     case 'boolean':
-      return true;
+      return value ? 'true' : 'false';
     case 'object':
-      if (value === null) return true;
-      if (Array.isArray(value)) return value.every(isCanonicalizable);
-      if (!isPlainObject(value) || 'toJSON' in value) return false;
-      for (const key in value) {
-        if (!Object.hasOwn(value, key)) continue;
-        if (!key.isWellFormed() || !isCanonicalizable((value as Record<string, unknown>)[key]))
-          return false;
-      }
-      return true;
+      break;
     default:
-      return false;
+      return undefined;
   }
+  if (value === null) return 'null';
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let index = 0; index < value.length; index += 1) {
+      const item = canonicalText(value[index]);
+      if (item === undefined) return undefined;
+      text += index === 0 ? item : `,${item}`;
+    }
+    return `${text}]`;
+  }
+  if (!isPlainObject(value) || 'toJSON' in value) return undefined;
+  const keys = Object.keys(value).sort();
+  let text = '{';
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index]!;
+    if (!key.isWellFormed()) return undefined;
+    const item = canonicalText((value as Record<string, unknown>)[key]);
+    if (item === undefined) return undefined;
+    text += `${index === 0 ? '' : ','}${JSON.stringify(key)}:${item}`;
+  }
+  return `${text}}`;
 }

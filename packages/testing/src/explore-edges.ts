@@ -6,7 +6,7 @@ import { fewestCases } from './fewest-cases.js';
 import { gateReads, type GateReads } from './gate-reads.js';
 import { declaredLegs } from './money-conservation.js';
 import { restingPoint, restingWait } from './resting-point.js';
-import { runTrace, type RunTraceOptions } from './run-trace.js';
+import { runTrace, type RunTraceOptions, type Trace } from './run-trace.js';
 import { baseInputs, startingInputs } from './search-starts.js';
 import { scenarioEdges } from './scenario-edges.js';
 import type { PlanAction, SignalPlan } from './signal-plan.js';
@@ -33,6 +33,12 @@ export interface ExploreOptions {
   readonly maxActions?: number;
   /** Options of each trace (the drain bound). */
   readonly trace?: RunTraceOptions;
+  /**
+   * Stops the search at the first trace this says yes to (one a property fails on): its
+   * case is returned first, before the cases found until then, so a check that runs the
+   * cases in order meets the failure at once instead of after a whole search.
+   */
+  readonly stopAt?: (trace: Trace) => boolean;
 }
 
 /**
@@ -118,7 +124,8 @@ function movesAt(
  * take every edge the search took first, then those that completed a step with money legs
  * first for inputs of their own (inputs that led somewhere new are searched on their own),
  * so a check can spend its first runs on every edge the search reached and the rest on
- * random plans. Deterministic: the same scenario gives the same cases.
+ * random plans. Deterministic: the same scenario gives the same cases. With `stopAt`, the
+ * search ends at the first trace a property fails on, and that case comes first.
  *
  * @example
  * ```ts
@@ -154,6 +161,10 @@ export async function exploreEdges(
   let tookFresh = false;
   /** Whether the last plan tried rested somewhere no earlier one did. */
   let restedNew = false;
+  /** The case `stopAt` stopped the search at. */
+  let stoppedAt: DirectedCase | undefined;
+  /** Whether the search may run another trace. */
+  const more = () => traces < maxTraces && stoppedAt === undefined;
 
   /**
    * Runs one plan; where it rested when it led somewhere new (and so is worth extending),
@@ -168,6 +179,7 @@ export async function exploreEdges(
     traces += 1;
     const trace = await runTrace(compiled, inputs, plan, 'seed-0', options.trace);
     const taken = traceEdges(compiled, trace.records);
+    if (options.stopAt?.(trace)) stoppedAt = { inputs, plan, seed: 0, edges: [...taken] };
     const fresh = [...taken].filter((edge) => !covered.has(edge));
     for (const edge of fresh) covered.add(edge);
     if (fresh.length > 0) {
@@ -204,12 +216,12 @@ export async function exploreEdges(
     // Partners answering first: inputs that lead somewhere new get a search of their own.
     let space = 0;
     for (const drain of ['happy', 'expire'] as const) {
-      if (traces >= maxTraces) break;
+      if (!more()) break;
       await tryPlan({ inputs, plan: { partnersAnswer: true, actions: [], drain } }, index);
       if (tookFresh) space = index;
     }
     for (const drain of ['happy', 'expire'] as const) {
-      if (traces >= maxTraces) break;
+      if (!more()) break;
       const next = await tryPlan(
         { inputs, plan: { partnersAnswer: false, actions: [], drain } },
         space,
@@ -217,11 +229,11 @@ export async function exploreEdges(
       if (next) frontier.push(next);
     }
   }
-  while (frontier.length > 0 && traces < maxTraces && !done()) {
+  while (frontier.length > 0 && more() && !done()) {
     const { inputs, plan: prefix, waited, space } = frontier.shift()!;
     if (prefix.actions.length >= maxActions) continue;
     for (const move of movesAt(waited, moves, reads)) {
-      if (traces >= maxTraces) break;
+      if (!more()) break;
       // Onwards the happy way: the `expire` move lets the deadline at hand lapse. After a
       // changed answer, the partners after it answer, so the gate that reads it is reached.
       const changed = move.kind === 'answer' && typeof move.data === 'object';
@@ -242,9 +254,10 @@ export async function exploreEdges(
       frontier.push(next);
       // From a new point, the same moves with partners answering and every later deadline
       // left to lapse: the loops a lapsing approval re-enters (a quote locked again).
-      if (traces < maxTraces)
+      if (more())
         await tryPlan({ inputs, plan: { ...plan, partnersAnswer: true, drain: 'expire' } }, space);
     }
   }
-  return [...fewestCases(found, takenBy), ...foundAgain];
+  const cases = [...fewestCases(found, takenBy), ...foundAgain];
+  return stoppedAt ? [stoppedAt, ...cases] : cases;
 }

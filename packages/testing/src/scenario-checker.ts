@@ -166,17 +166,30 @@ export function createScenarioChecker(
     }),
     seed: fc.nat(),
   });
+  // The search's traces are judged as they run by the selected properties that need no
+  // evidence keys: the first one failing ends the search, and its case is the first example
+  // every trace property runs, so a broken scenario fails without waiting for a whole search.
+  const early = properties.filter(
+    (name) =>
+      name !== 'evidence' &&
+      TRACE_CHECKS[name] !== undefined &&
+      (name !== 'money-conservation' || legs.length > 0),
+  );
+  const failsEarly = (trace: Trace): boolean =>
+    early.some((name) => TRACE_CHECKS[name]!(compiled, trace, jwks).length > 0);
   // Found once, on the first trace property; the same scenario always gives the same cases.
   let directed: Promise<[TraceCase][]> | undefined;
   const directedCases = (): Promise<[TraceCase][]> =>
     (directed ??=
       options.directed === false
         ? Promise.resolve([])
-        : exploreEdges(compiled, { trace: { drainRounds: terminationBound(compiled) } }).then(
-            (found) =>
-              found
-                .slice(0, MAX_DIRECTED_CASES)
-                .map(({ inputs, plan, seed }): [TraceCase] => [{ inputs, plan, seed }]),
+        : exploreEdges(compiled, {
+            trace: { drainRounds: terminationBound(compiled) },
+            stopAt: failsEarly,
+          }).then((found) =>
+            found
+              .slice(0, MAX_DIRECTED_CASES)
+              .map(({ inputs, plan, seed }): [TraceCase] => [{ inputs, plan, seed }]),
           ));
   let engine: Engine | undefined;
   const createRun = (inputs: unknown) =>

@@ -226,8 +226,12 @@ describe('edge coverage in a check', () => {
 });
 
 describe('exploreEdges', () => {
+  /** The whole search of the QR scenario, run once for the tests that read it. */
+  let whole: ReturnType<typeof exploreEdges> | undefined;
+  const wholeSearch = () => (whole ??= exploreEdges(qr));
+
   it('finds, deterministically, cases for edges random plans rarely take', async () => {
-    const first = await exploreEdges(qr);
+    const first = await wholeSearch();
     const again = await exploreEdges(qr);
     expect(again).toEqual(first);
     const found = first.flatMap((found) => found.edges);
@@ -247,6 +251,28 @@ describe('exploreEdges', () => {
       const trace = await runTrace(qr, found.inputs, found.plan, `seed-${found.seed}`);
       for (const edge of found.edges) expect(traceEdges(qr, trace.records)).toContain(edge);
     }
+  });
+
+  it('stops at the first trace stopAt picks, and returns its case first', async () => {
+    let traces = 0;
+    let seen = 0;
+    const stopped = await exploreEdges(qr, {
+      stopAt: (trace) => {
+        traces += 1;
+        // The first run the payer's approval lapsed in: a rare path, a few traces in.
+        if (!trace.records.some((record) => record.type === 'program_run.approval.expired'))
+          return false;
+        seen = traces;
+        return true;
+      },
+    });
+    expect(seen).toBeGreaterThan(0);
+    expect(traces).toBe(seen);
+    const [first] = stopped;
+    const trace = await runTrace(qr, first!.inputs, first!.plan, `seed-${first!.seed}`);
+    expect(trace.records.map((record) => record.type)).toContain('program_run.approval.expired');
+    // The search ended there: fewer cases than a whole search finds.
+    expect(stopped.length).toBeLessThan((await wholeSearch()).length);
   });
 
   it('makes a check cover more edges in the same number of runs', async () => {

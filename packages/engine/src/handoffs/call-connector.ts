@@ -44,8 +44,16 @@ const retryAfterOf = (error: Record<string, unknown>): number | null =>
     ? error.retryAfterMs
     : null;
 
+/**
+ * The error's message as the job keeps it: at most 1,000 UTF-16 units, with a surrogate
+ * pair the cut split, any other lone surrogate and any NUL made U+FFFD, so whatever a
+ * connector or partner put in its message, every store keeps the failed call's row.
+ */
 const messageOf = (error: unknown): string =>
-  (error instanceof Error ? error.message : String(error)).slice(0, 1_000);
+  (error instanceof Error ? error.message : String(error))
+    .slice(0, 1_000)
+    .toWellFormed()
+    .replaceAll('\u0000', '\uFFFD');
 
 /** How a thrown error is treated: retried unless the connector said it is permanent. */
 export function classifyThrown(error: unknown, aborted: boolean): CallResult {

@@ -78,7 +78,10 @@ function validateInputs(
       [{ pointer: '/inputs', code: 'invalid_input', message: 'must be plain JSON' }],
     );
   }
-  const issues = compiled.inputs.validate(inputs);
+  // The run keeps a copy of its own: nothing the caller does to its object afterwards
+  // reaches the stored run, and the engine's documents stay immutable once written.
+  const own = JSON.parse(JSON.stringify(inputs)) as JsonObject;
+  const issues = compiled.inputs.validate(own);
   if (issues.length > 0) {
     throw new EngineError(
       'invalid_inputs',
@@ -86,7 +89,7 @@ function validateInputs(
       issues.map((issue) => ({ ...issue, pointer: `/inputs${issue.pointer}` })),
     );
   }
-  return { inputs: inputs as JsonObject, digest };
+  return { inputs: own, digest };
 }
 
 /**

@@ -27,17 +27,21 @@ export function createMemoryStore(): StoreV1 {
   // One transaction at a time: the tables write through the running transaction's log.
   let undoLog = new UndoLog();
   const undo = () => undoLog;
-  // Guarded, so it refuses exactly the values the SQL stores cannot keep.
-  const parts = guardStoreTransaction({
+  const unguarded = {
     ...memoryRunTables(state, undo),
     ...memoryTimerTables(state, undo),
     ...memoryAccountTables(state, undo),
     ...memoryIdempotencyTables(state, undo),
     ...memoryWebhookTables(state.webhooks, undo),
     ...memoryHandoffJobTables(state.handoffJobs, undo),
-  });
-  // A transition's read and write are the guarded operations, one after another.
-  const tables: StoreTransactionV1 = { ...parts, ...transitionByOperations(parts) };
+  };
+  // Guarded, so it refuses exactly the values the SQL stores cannot keep. A transition's
+  // read and write are the operations one after another, its write guarded once as a
+  // whole (as the SQL stores guard theirs) rather than part by part.
+  const tables: StoreTransactionV1 = {
+    ...guardStoreTransaction(unguarded),
+    ...guardStoreTransaction(transitionByOperations(unguarded)),
+  };
   let queue: Promise<unknown> = Promise.resolve();
   let closed = false;
   return {

@@ -21,6 +21,7 @@ const checkedArguments = (name: string, args: readonly unknown[]): readonly unkn
     write.firedTimer,
     write.closeHandoffJobs,
     write.insertHandoffJobs,
+    write.settleHandoffJob,
   ];
 };
 
