@@ -38,8 +38,9 @@ export interface HandoffWorkerOptions {
 
 /**
  * Starts this engine's handoff workers on real time: they poll every `pollIntervalMs`,
- * are woken after any commit that queued a live job and whenever a call ends, and run
- * calls concurrently up to the host's `maxInFlight` and each party's limits. Passes never
+ * are woken after any commit that queued a live job, whenever a call ends (its slot is
+ * free while its result is written) and whenever a result is written, and run calls
+ * concurrently up to the host's `maxInFlight` and each party's limits. Passes never
  * overlap.
  */
 export function startHandoffWorkers(
@@ -58,22 +59,23 @@ export function startHandoffWorkers(
 
   const calls = liveCallCount();
   const start: StartCall = (partner, job) => {
-    const done = calls.started(partner.party);
+    const live = calls.started(partner.party, job.id);
     // Claimed while stopping: given back before any call is made.
     const work = stopped
       ? releaseJobLease(context.transactions, job)
       : runLiveCall(context, partner, job, {
           stop: stopping.signal,
-          next: {
-            start,
-            claiming: () => !stopped && calls.inFlight(partner.party) === 1,
-            ended: done,
+          // The slot is free once the partner answered: the next call may start while
+          // this one's result is written.
+          callEnded: () => {
+            live.ended();
+            wake();
           },
         });
     const call: Promise<void> = work
       .then(() => undefined, onError)
       .finally(() => {
-        done();
+        live.settled();
         inFlight.delete(call);
         wake();
       });
@@ -83,7 +85,7 @@ export function startHandoffWorkers(
     do {
       again = false;
       try {
-        await pumpLiveCalls(context, calls.inFlight, start, (turn += 1));
+        await pumpLiveCalls(context, calls, start, (turn += 1));
       } catch (error) {
         onError(error);
       }
@@ -111,7 +113,6 @@ export function startHandoffWorkers(
       await pumping;
       await settledWithin(Promise.all(inFlight), stopOptions.graceMs ?? DEFAULT_STOP_GRACE_MS);
       stopping.abort();
-      // A settle that claimed before the stop starts (and gives back) one more: wait for all.
       while (inFlight.size > 0) await Promise.all(inFlight);
     },
   };

@@ -49,28 +49,25 @@ export const heldJob = (claimed: HandoffJobRow, next: HandoffJobRow): HandoffJob
  * way the row is fenced on the claim's lease owner and call count: when another worker
  * took the call over, or the run stopped awaiting it, everything rolls back and `dropped`
  * is returned. The run is written before the job, the order every transition takes, so
- * two transactions never wait on each other's rows; `then`, when given, runs last in the
- * transaction (after every row lock the settle takes).
+ * two transactions never wait on each other's rows. The settle writes once (the
+ * transition with the job's row, or the row alone): a single-write unit of work, two round
+ * trips on SQL stores.
  */
 export async function settleIfHeld<T>(
   transactions: TransactionRunner,
   claimed: HandoffJobRow,
   work: (transaction: Transaction) => Promise<SettleWork<T>>,
   dropped: T,
-  then?: (transaction: Transaction) => Promise<void>,
 ): Promise<T> {
   try {
-    // Without `then`, the settle writes once (the transition with the job's row, or the
-    // row alone): a single-write unit of work, two round trips on SQL stores.
     return await transactions.run(
       async (transaction) => {
         const { next, result, written } = await work(transaction);
         if (!written && !(await writeIfHeld(transaction.tx, claimed, next)))
           throw new CallTakenOver();
-        if (then) await then(transaction);
         return result;
       },
-      { singleWrite: then === undefined },
+      { singleWrite: true },
     );
   } catch (error) {
     if (error instanceof CallTakenOver || isStoreError(error, 'lease_lost')) return dropped;

@@ -1,9 +1,9 @@
 import type { EngineContext } from '../engine-context.js';
 import type { CallOutcome } from '../flow-control/circuit-breaker.js';
-import type { Transaction } from '../kernel/transaction.js';
 import type { HandoffJobRow } from '../store/store-v1.js';
 import { callConnector, type CallResult } from './call-connector.js';
 import type { ResolvedPartner } from './handoff-settings.js';
+import type { LiveCallCount } from './live-call-count.js';
 import {
   describeCall,
   HANDOFF_CALL_SPAN,
@@ -26,8 +26,17 @@ function breakerOutcome(result: CallResult): CallOutcome {
 /** Starts the call of a job this host claimed, keeping it among the calls in flight. */
 export type StartCall = (partner: ResolvedPartner, job: HandoffJobRow) => void;
 
-/** The claim of up to `limit` of a party's due live jobs, leased to this engine now. */
-function liveClaim(context: EngineContext, partner: ResolvedPartner, limit: number) {
+/**
+ * The claim of up to `limit` of a party's due live jobs, leased to this engine now; the
+ * jobs in `ended` (this host's, their calls over, their results being written) are not
+ * counted in flight.
+ */
+function liveClaim(
+  context: EngineContext,
+  partner: ResolvedPartner,
+  limit: number,
+  ended: readonly string[],
+) {
   const { workerId, leaseMs } = context.handoffs;
   const now = context.liveClock.now();
   return {
@@ -40,69 +49,48 @@ function liveClaim(context: EngineContext, partner: ResolvedPartner, limit: numb
     limit,
     ...(partner.concurrency === null ? {} : { max_in_flight: partner.concurrency }),
     ...(partner.maxPerAccount === null ? {} : { max_per_account: partner.maxPerAccount }),
+    ...(ended.length === 0 ? {} : { ended }),
   } as const;
 }
 
 /**
  * Leases up to `limit` of a party's due live jobs to this engine, within the party's
- * concurrency (across hosts) and per-account share.
+ * concurrency (across hosts) and per-account share; `ended` are this host's jobs whose
+ * calls are over but whose results are still being written (not in flight). One write:
+ * on SQL stores one statement that commits by itself.
  */
 export function claimLiveJobs(
   context: EngineContext,
   partner: ResolvedPartner,
   limit: number,
+  ended: readonly string[] = [],
 ): Promise<HandoffJobRow[]> {
-  return context.transactions.run(({ tx }) =>
-    tx.claimHandoffJobs(liveClaim(context, partner, limit)),
+  return context.transactions.run(
+    ({ tx }) => tx.claimHandoffJobs(liveClaim(context, partner, limit, ended)),
+    { singleWrite: true },
   );
 }
-
-/**
- * What a settle claims before it commits: the party's next due job, for the slot the
- * settled call frees, when the party's flow control allows a call now. It is the same fair
- * claim a worker's pass makes, riding on the settle's commit rather than a transaction of
- * its own; its call starts once the settle has committed.
- */
-const claimNext =
-  (context: EngineContext, partner: ResolvedPartner, next: NonNullable<LiveCallOptions['next']>) =>
-  async (transaction: Transaction): Promise<void> => {
-    if (partner.flow.allowance(context.liveClock.now().getTime(), 1) <= 0) return;
-    const jobs = await transaction.tx.claimHandoffJobs(liveClaim(context, partner, 1));
-    if (jobs.length > 0)
-      transaction.afterCommit(() => {
-        // The settled call leaves the count before the next one of its slot enters it.
-        next.ended();
-        for (const job of jobs) next.start(partner, job);
-      });
-  };
 
 /** Options of {@link runLiveCall}. */
 export interface LiveCallOptions {
   /** Aborts the call when the host is stopping (the job's lease is given back). */
   readonly stop?: AbortSignal;
   /**
-   * Claims the party's next due job in the settle, for the slot the call frees, when
-   * `claiming()` says so (asked once the call ended), and starts its call with `start`
-   * once the settle has committed, right after telling `ended` that this call left its
-   * slot. A claim holds the party's advisory lock until its transaction commits, so a
-   * settle claims only when its call is the party's one call in flight on this host (and
-   * the host is not stopping): under load, a worker's pass claims for several freed slots
-   * at once instead. A settle that claims nothing is a single-write unit of work.
+   * Told as soon as the call is over (the partner answered, or the call failed), before
+   * its result is written: the call leaves its party's slot then, so the host may start
+   * the party's next call while this one's result is being written. A partner's
+   * `concurrency` counts calls to the partner, not the engine's own bookkeeping.
    */
-  readonly next?: {
-    readonly start: StartCall;
-    readonly claiming: () => boolean;
-    readonly ended: () => void;
-  };
+  readonly callEnded?: () => void;
 }
 
 /**
  * Calls the party's connector for one claimed job, with an AbortSignal at the end of the
  * lease or the handoff deadline (whichever is first), tells the party's flow control how
- * it went and settles the result, claiming the party's next due job in the same
- * transaction when `next` says so. True when the result was written. When `stop`
- * aborts first (the host is stopping), the call is aborted and the job's lease given back
- * instead: nothing is settled and the breaker is not told.
+ * it went and `callEnded` that the call is over, then settles the result: one read and
+ * one write. True when the result was written. When `stop` aborts first (the host is
+ * stopping), the call is aborted and the job's lease given back instead: nothing is
+ * settled and the breaker is not told.
  */
 export async function runLiveCall(
   context: EngineContext,
@@ -110,7 +98,7 @@ export async function runLiveCall(
   job: HandoffJobRow,
   options: LiveCallOptions = {},
 ): Promise<boolean> {
-  const { stop, next } = options;
+  const { stop, callEnded } = options;
   const live = () => context.liveClock.now().getTime();
   await partner.flow.begin(live);
   if (stop?.aborted) {
@@ -139,8 +127,8 @@ export async function runLiveCall(
         await releaseJobLease(context.transactions, job);
         return written;
       }
-      const then = next?.claiming() ? claimNext(context, partner, next) : undefined;
-      written = await settleLiveJob(context, { job, result, durationMs }, then);
+      callEnded?.();
+      written = await settleLiveJob(context, { job, result, durationMs });
       return written;
     } finally {
       // A call the stopping host aborted says nothing of the partner: dropped, no error.
@@ -155,16 +143,19 @@ export async function runLiveCall(
 /**
  * One pass over the configured parties, from a rotating first party: claims what each
  * may call now (the host's free slots, the party's breaker and rate limiter) and starts
- * the calls with `start`. `inFlight()` counts this host's calls, `inFlight(party)` those
- * of one party: a party whose concurrency this host's calls take whole is not claimed
- * from. Returns how many calls it started.
+ * the calls with `start`. `calls.inFlight()` counts this host's calls, `inFlight(party)`
+ * those of one party: a party whose concurrency this host's calls take whole is not
+ * claimed from; `calls.ended(party)` names this host's jobs whose calls are over while
+ * their results are being written, which the claim does not count in flight. Returns how
+ * many calls it started.
  */
 export async function pumpLiveCalls(
   context: EngineContext,
-  inFlight: (party?: string) => number,
+  calls: Pick<LiveCallCount, 'inFlight' | 'ended'>,
   start: StartCall,
   turn: number,
 ): Promise<number> {
+  const { inFlight } = calls;
   const partners = [...context.handoffs.partners.values()];
   let started = 0;
   for (let index = 0; index < partners.length; index += 1) {
@@ -177,7 +168,7 @@ export async function pumpLiveCalls(
       Math.min(free, 100),
     );
     if (allowance <= 0) continue;
-    const jobs = await claimLiveJobs(context, partner, allowance);
+    const jobs = await claimLiveJobs(context, partner, allowance, calls.ended(partner.party));
     for (const job of jobs) start(partner, job);
     started += jobs.length;
   }

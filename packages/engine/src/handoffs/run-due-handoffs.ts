@@ -47,29 +47,33 @@ async function runDueLiveJobs(context: EngineContext): Promise<number> {
   const inFlight = new Set<Promise<void>>();
   let settled = 0;
   let failure: { error: unknown } | undefined;
+  // Woken when a call ends (its slot is free while its result is written) or settles.
+  let woken: () => void = () => undefined;
+  const wake = () => woken();
   const start: StartCall = (partner, job) => {
-    const done = calls.started(partner.party);
+    const live = calls.started(partner.party, job.id);
     const call: Promise<void> = runLiveCall(context, partner, job, {
-      next: {
-        start,
-        claiming: () => !failure && calls.inFlight(partner.party) === 1,
-        ended: done,
+      callEnded: () => {
+        live.ended();
+        wake();
       },
     })
       .then((written) => void (written && (settled += 1)))
       .catch((error: unknown) => void (failure ??= { error }))
       .finally(() => {
-        done();
+        live.settled();
         inFlight.delete(call);
+        wake();
       });
     inFlight.add(call);
   };
   for (let round = 0; round < 100_000 && !failure; round += 1) {
-    await pumpLiveCalls(context, calls.inFlight, start, round);
+    const changed = new Promise<void>((resolve) => (woken = resolve));
+    await pumpLiveCalls(context, calls, start, round);
     if (inFlight.size === 0) break;
-    await Promise.race(inFlight);
+    // A call that ended leaves its slot before its result is written: claim again then.
+    await changed;
   }
-  // A settle may start its party's next call after the last race: wait for every one.
   while (inFlight.size > 0) await Promise.all(inFlight);
   if (failure) throw failure.error;
   return settled;

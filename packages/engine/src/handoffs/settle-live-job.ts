@@ -52,18 +52,13 @@ async function recordCall(
 }
 
 /**
- * Writes what a live connector call came to, in one transaction, if this worker still
- * holds the call: the call's `handoff.attempted` record, the answer (or permanent error)
- * applied as the handoff's outcome, and the job's next state (closed, accepted, retried
- * or exhausted); `then` runs last in the transaction (the claim of the party's next job).
- * False when the result was dropped: another worker took the job over after the lease
- * ended, or the run no longer waits on it.
+ * Writes what a live connector call came to, in one write, if this worker still holds the
+ * call: the call's `handoff.attempted` record, the answer (or permanent error) applied as
+ * the handoff's outcome, and the job's next state (closed, accepted, retried or
+ * exhausted). False when the result was dropped: another worker took the job over after
+ * the lease ended, or the run no longer waits on it.
  */
-export function settleLiveJob(
-  context: EngineContext,
-  call: FinishedCall,
-  then?: (transaction: Transaction) => Promise<void>,
-): Promise<boolean> {
+export function settleLiveJob(context: EngineContext, call: FinishedCall): Promise<boolean> {
   const { job } = call;
   const scope: Scope = { account: job.account, environment: job.environment };
   return settleIfHeld(
@@ -82,6 +77,5 @@ export function settleLiveJob(
       }
     },
     false,
-    then,
   );
 }

@@ -140,6 +140,33 @@ export function defineHandoffJobClaimContract(withStore: WithStore): void {
       ).toEqual(['hjob_a3', 'hjob_a4', 'hjob_ended']);
     }));
 
+  it("counts the claimer's own ended calls in no limit, and never claims them", () =>
+    withStore(async (store) => {
+      const mine = { ...held, lease_owner: 'wkr_1' };
+      await seedJobs(store, [
+        // This host's calls: one over (its result being written), one in flight.
+        handoffJob('hjob_over', 'acct_a', 'carrier', 0, mine),
+        handoffJob('hjob_calling', 'acct_a', 'carrier', 0, mine),
+        // Another host's call, named as ended by mistake: still in flight.
+        handoffJob('hjob_other', 'acct_b', 'carrier', 0, held),
+        ...[1, 2, 3].map((due) => handoffJob(`hjob_a${due}`, 'acct_a', 'carrier', due)),
+      ]);
+      const limited = claimOf({ party: 'carrier', max_in_flight: 3 });
+      // Three leases, three in flight: no slot.
+      expect(await claimIds(store, limited)).toEqual([]);
+      // The claimer's ended call frees its slot; the other owner's does not.
+      const ended = { ...limited, ended: ['hjob_over', 'hjob_other'] };
+      expect(await claimIds(store, ended)).toEqual(['hjob_a1']);
+      expect(await claimIds(store, ended)).toEqual([]);
+      // Another owner's claim counts every lease: nothing.
+      expect(await claimIds(store, { ...ended, owner: 'wkr_2' })).toEqual([]);
+      // An account's share counts its ended call for nothing either.
+      const shared = claimOf({ party: 'carrier', max_per_account: 3, ended: ['hjob_over'] });
+      expect(await claimIds(store, shared)).toEqual(['hjob_a2']);
+      // The ended call itself is never claimed while its lease holds.
+      expect((await jobsOf(store, ['prun_hjob_over'])).get('hjob_over')).toMatchObject(mine);
+    }));
+
   it('caps what one account holds with max_per_account, counting leases still held', () =>
     withStore(async (store) => {
       await seedJobs(store, [

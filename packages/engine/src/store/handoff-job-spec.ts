@@ -77,7 +77,8 @@ export interface HandoffJobQuery {
  * A worker's claim: due queued jobs whose lease is free, leased to `owner`, each claimed
  * job's `calls` incremented.
  *
- * A job is *in flight* while it is queued with a lease that has not ended at `lease_now`.
+ * A job is *in flight* while it is queued with a lease that has not ended at `lease_now`,
+ * unless the claim names it in `ended` (its owner's call is over).
  * With `max_in_flight` (which needs `party`), the claim never leaves more than that many of
  * the party's jobs in flight in the environment, counting every host's leases; claims of
  * one (environment, party) are serialized across transactions, so two hosts claiming at
@@ -108,6 +109,13 @@ export interface HandoffJobClaim extends HandoffJobQuery {
   readonly limit: number;
   readonly max_in_flight?: number;
   readonly max_per_account?: number;
+  /**
+   * Jobs leased to `owner` whose calls are over while their results are being written:
+   * their leases still hold (the settle is fenced on them, and they are not claimed), but
+   * they are not in flight for this claim's `max_in_flight` and `max_per_account`. Ids of
+   * jobs another owner holds count as usual.
+   */
+  readonly ended?: readonly string[];
 }
 
 /** What the workers of an environment have per party, for `GET /v1/partners`. */

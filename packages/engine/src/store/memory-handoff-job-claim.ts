@@ -67,6 +67,7 @@ export function chooseHandoffClaim(
   turns: PartyTurns | undefined,
 ): HandoffJobRow[] {
   const accountCap = claim.max_per_account ?? Infinity;
+  const ended = new Set(claim.ended ?? []);
   const busyAccounts = new Map<string, number>();
   let busyParty = 0;
   const dueByAccount = new Map<string, HandoffJobRow[]>();
@@ -74,6 +75,8 @@ export function chooseHandoffClaim(
     if (job.status !== 'queued' || job.environment !== claim.environment) continue;
     if (claim.party !== undefined && job.party !== claim.party) continue;
     if (inFlight(job, claim.lease_now)) {
+      // The claimer's own call that is over holds its lease, not a slot.
+      if (job.lease_owner === claim.owner && ended.has(job.id)) continue;
       busyParty += 1;
       increment(busyAccounts, job.account);
     } else if (

@@ -36,11 +36,12 @@ export type {
  */
 export interface StoreTransactionOptions {
   /**
-   * The work writes once at most, with one `writeTransition` (reads before and after it
-   * are allowed, nothing written after it). A store may then run the reads outside a
-   * transaction (at READ COMMITTED each statement sees what it would see inside one) and
-   * commit that write by itself as it completes: on SQL stores a transition is then two
-   * round trips (read, write) instead of BEGIN, read, write, COMMIT. A write that fails
+   * The work writes once at most, with one `writeTransition` or one `claimHandoffJobs`
+   * (reads before and after it are allowed, nothing written after it). A store may then run
+   * the reads outside a transaction (at READ COMMITTED each statement sees what it would
+   * see inside one) and commit that write by itself as it completes: on SQL stores a
+   * transition is then two round trips (read, write) instead of BEGIN, read, write, COMMIT,
+   * and a claim one. A write that fails
    * (`version_conflict`, `duplicate_key`) writes nothing, as in a transaction; but when
    * the work throws after its write committed, the write stays (as when a COMMIT's answer
    * is lost). A write after the committed one is refused with an error.

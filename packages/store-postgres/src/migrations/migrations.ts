@@ -8,6 +8,7 @@ import { traceContextMigration } from './0007-trace-context.js';
 import { runListFiltersMigration } from './0008-run-list-filters.js';
 import { leanOutboxIndexMigration } from './0009-lean-outbox-index.js';
 import { outboxReferencesRecordsMigration } from './0010-outbox-references-records.js';
+import { oneStatementClaimsMigration } from './0011-one-statement-claims.js';
 import type { Migration } from './migration.js';
 
 /**
@@ -15,7 +16,7 @@ import type { Migration } from './migration.js';
  *
  * @example
  * ```ts
- * MIGRATIONS.at(-1)!.version; // 10
+ * MIGRATIONS.at(-1)!.version; // 11
  * ```
  */
 export const MIGRATIONS: readonly Migration[] = [
@@ -29,6 +30,7 @@ export const MIGRATIONS: readonly Migration[] = [
   runListFiltersMigration,
   leanOutboxIndexMigration,
   outboxReferencesRecordsMigration,
+  oneStatementClaimsMigration,
 ];
 
 /** The schema version this package reads and writes. */
