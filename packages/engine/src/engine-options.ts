@@ -62,4 +62,15 @@ export interface EngineOptions {
    * @default the global OpenTelemetry API (near-free until an SDK is registered)
    */
   readonly telemetry?: TelemetryOptions;
+  /**
+   * Batch commit: `engine.signal` and `engine.createRun` may commit their transition in one
+   * statement with other runs' transitions arriving at the same time, each still whole by
+   * itself (a conflict retries that run alone). A store that is writing a batch collects
+   * what arrives meanwhile; with `maxWaitMs`, a write arriving at an idle store waits up to
+   * that long for others. Timer firings and partner answers are always batched this way
+   * (with no wait). Stores without batching (memory, PGlite: one transaction at a time)
+   * ignore it.
+   * @default off
+   */
+  readonly batch?: { readonly maxWaitMs?: number };
 }

@@ -87,6 +87,9 @@ function engineContext(options: EngineOptions): EngineContext {
  */
 export function createEngine(options: EngineOptions): Engine {
   const context = engineContext(options);
+  // Batch commit of signals and creates, when asked for (workers always batch).
+  const requestBatch =
+    options.batch === undefined ? {} : { batch: { maxWaitMs: options.batch.maxWaitMs ?? 0 } };
   const { transactions, catalogue } = context;
   registerHandoffGauges(context);
   registerOutboxGauge(context);
@@ -135,7 +138,7 @@ export function createEngine(options: EngineOptions): Engine {
         // A create writes once (its first transition) and only reads after.
         transactions.run(
           (transaction) => createRunIn(context, transaction, scope, prepared, traceContext),
-          { retryDuplicateKey: true, singleWrite: true },
+          { retryDuplicateKey: true, singleWrite: true, ...requestBatch },
         ),
       );
     },
@@ -147,6 +150,7 @@ export function createEngine(options: EngineOptions): Engine {
     signal: async (scope, runId, signal) =>
       transactions.run((transaction) => applySignal(context, transaction, scope, runId, signal), {
         singleWrite: true,
+        ...requestBatch,
       }),
     runDueTimers: (environment, timerOptions) =>
       runDueTimers(context, environment, timerOptions?.signal),

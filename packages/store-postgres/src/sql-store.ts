@@ -1,5 +1,5 @@
 import { trace } from '@opentelemetry/api';
-import type { StoredRun, StoreTransactionV1, StoreV1 } from '@programrun/engine';
+import type { StoredRun, StoreTransactionV1, StoreV1, TransitionWrite } from '@programrun/engine';
 import { guardStoreTransaction, StoreError } from '@programrun/engine';
 import type { SqlDatabase, SqlExecutor } from './sql/sql-database.js';
 import { countedTransaction } from './sql/statement-count.js';
@@ -10,6 +10,8 @@ import { idempotencyTables } from './tables/idempotency-tables.js';
 import { runTables } from './tables/run-tables.js';
 import { timerTables } from './tables/timer-tables.js';
 import { createRunCache } from './tables/run-cache.js';
+import { createTransitionBatcher, sendWrites } from './tables/transition-batcher.js';
+import type { WriteOutcome } from './tables/transition-write-statement.js';
 import { transitionTables, type TransitionRuns } from './tables/transition-tables.js';
 import { webhookTables } from './tables/webhook-tables.js';
 
@@ -57,6 +59,21 @@ export function createSqlStore(database: SqlDatabase, schema: string): SqlStore 
   // Runs this store wrote in transactions that committed: a transition's read of one of
   // them leaves its documents on the server.
   const cache = createRunCache();
+  // Group commit of the transition writes of single-write units of work that allow it.
+  const batcher = createTransitionBatcher(schema);
+  // The batch option of the unit of work running on each executor (none: sent alone).
+  const batching = new WeakMap<SqlExecutor, { readonly maxWaitMs: number } | undefined>();
+  const send = async (sql: SqlExecutor, write: TransitionWrite): Promise<WriteOutcome> => {
+    const batch = batching.get(sql);
+    const batched =
+      batch === undefined
+        ? undefined
+        : sql.takeWrite?.((sendOn) => batcher.submit(write, sendOn, batch.maxWaitMs));
+    if (batched) return batched;
+    return (
+      await sendWrites((text, params, options) => sql.query(text, params, options), schema, [write])
+    )[0]!;
+  };
   // What the running transaction of each executor wrote (an executor runs one at a time).
   const written = new WeakMap<SqlExecutor, StoredRun[]>();
   // The operations over an executor, built once per executor (once per pooled connection
@@ -65,7 +82,11 @@ export function createSqlStore(database: SqlDatabase, schema: string): SqlStore 
   const operationsOf = (sql: SqlExecutor): StoreTransactionV1 => {
     let found = operations.get(sql);
     if (!found) {
-      const runs: TransitionRuns = { cache, written: (run) => written.get(sql)?.push(run) };
+      const runs: TransitionRuns = {
+        cache,
+        written: (run) => written.get(sql)?.push(run),
+        send,
+      };
       operations.set(sql, (found = sqlTransaction(sql, schema, runs)));
     }
     return found;
@@ -81,6 +102,7 @@ export function createSqlStore(database: SqlDatabase, schema: string): SqlStore 
       let runs: StoredRun[] = [];
       const inner = (sql: SqlExecutor) => {
         written.set(sql, (runs = []));
+        batching.set(sql, options.singleWrite ? options.batch : undefined);
         return work(operationsOf(sql));
       };
       // Under a recording span (the engine's transaction span), its statements are counted.

@@ -81,15 +81,30 @@ describe('fair handoff claims on PostgreSQL', () => {
       () => Promise.resolve(partner.calls.find((call) => call.request.run_id === run.id)),
       { timeoutMs: 10_000, intervalMs: 5 },
     );
-    await partner.idle();
+    // B's call, and every call open when B queued, have ended (A's backlog goes on: with
+    // slots freed as answers come, the partner is never idle until it is drained).
+    await waitFor(
+      'the calls to measure ended',
+      () =>
+        Promise.resolve(
+          partner.calls.every(
+            (call) => call.startedAt > callOfB.startedAt || call.finishedAt !== undefined,
+          ) || undefined,
+        ),
+      { timeoutMs: 10_000, intervalMs: 5 },
+    );
 
     const callsOfA = partner.calls.filter((call) => call.request.account === A.account);
-    // The first slot to free after B queued: the earliest end of A's calls open then.
-    const firstFree = Math.min(
-      ...callsOfA
-        .filter((call) => call.startedAt <= queuedAt && (call.finishedAt ?? Infinity) >= queuedAt)
-        .map((call) => call.finishedAt!),
+    // The first slot to free after B queued: the earliest end of A's calls open then, or
+    // B's queueing itself when fewer than the limit were open (A's calls end and start in
+    // waves: a slot whose answer came is free until its next call starts).
+    const openThen = callsOfA.filter(
+      (call) => call.startedAt <= queuedAt && (call.finishedAt ?? Infinity) >= queuedAt,
     );
+    const firstFree =
+      openThen.length < CONCURRENCY
+        ? queuedAt
+        : Math.min(...openThen.map((call) => call.finishedAt!));
     const durations = callsOfA
       .filter((call) => call.finishedAt !== undefined)
       .map((call) => call.finishedAt! - call.startedAt);

@@ -34,7 +34,11 @@ const counting = (sql: SqlExecutor): Promise<SqlExecutor> => {
       const result = await sql.query<Row>(text, params, options);
       // A transaction sends BEGIN before the first statement that needs one (COMMIT with it).
       if (!begun && sql.begun()) statements.push('BEGIN');
-      statements.push(text.trim().split(/\s+/).slice(0, 2).join(' '));
+      // A transition's write is named for what it does: a settle fences a handoff job.
+      const words = text.trim().split(/\s+/).slice(0, 2).join(' ');
+      statements.push(
+        words === 'WITH w' ? (text.includes('settled_job AS') ? 'settle' : 'write') : words,
+      );
       if (/pending_timers/.test(text))
         documentsRead.push((result.rows[0] as { snapshot: unknown } | undefined)?.snapshot != null);
       return result;
@@ -74,7 +78,7 @@ describe('a transition on a SQL store', () => {
         documentsRead.length = 0;
         for (const signal of signals) {
           const seen = await statementsOf(() => engine.signal(scope, run.id, signal));
-          expect(seen, `${signal.step} in ${environment}`).toEqual([['SELECT r.id,', 'WITH run']]);
+          expect(seen, `${signal.step} in ${environment}`).toEqual([['SELECT r.id,', 'write']]);
         }
         // This host wrote every version it read: the documents stayed on the server.
         expect(documentsRead).toEqual([false, false, false]);
@@ -143,12 +147,9 @@ describe('a transition on a SQL store', () => {
       // claimed once the first call is over, while its answer is being written, so claims
       // and settles interleave; no transaction sends BEGIN.
       const claim = ['SELECT id,'];
-      const settle = ['SELECT r.id,', 'WITH current_run'];
-      expect(seen.filter((statements) => statements.includes('WITH current_run'))).toEqual([
-        settle,
-        settle,
-      ]);
-      const claims = seen.filter((statements) => !statements.includes('WITH current_run'));
+      const settle = ['SELECT r.id,', 'settle'];
+      expect(seen.filter((statements) => statements.includes('settle'))).toEqual([settle, settle]);
+      const claims = seen.filter((statements) => !statements.includes('settle'));
       expect(claims.length).toBeGreaterThanOrEqual(2);
       for (const statements of claims) expect(statements).toEqual(claim);
       for (const run of runs) {
@@ -170,8 +171,8 @@ describe('a transition on a SQL store', () => {
       });
       const seen = await statementsOf(() => engine.advanceTestClock(scope.account, 3_600));
       // The job's settle: the run's transition and the job's row, fenced, in one write.
-      const settles = seen.filter((statements) => statements.includes('WITH current_run'));
-      expect(settles).toEqual([['SELECT r.id,', 'WITH current_run']]);
+      const settles = seen.filter((statements) => statements.includes('settle'));
+      expect(settles).toEqual([['SELECT r.id,', 'settle']]);
       expect((await engine.getRun(scope, run.id)).awaiting).toMatchObject({ kind: 'approval' });
     }));
 
@@ -185,9 +186,7 @@ describe('a transition on a SQL store', () => {
             { scenario_id: 'wallet-delivery@v1', inputs: WALLET_LIVE_INPUTS },
           ),
         );
-        expect(seen).toEqual([
-          environment === 'live' ? ['WITH run'] : ['SELECT account,', 'WITH run'],
-        ]);
+        expect(seen).toEqual([environment === 'live' ? ['write'] : ['SELECT account,', 'write']]);
       }
     }));
 });

@@ -1,3 +1,4 @@
+import { WORKER_BATCH } from '../kernel/worker-batch.js';
 import type { TransactionRunner } from '../kernel/transaction-runner.js';
 import type { Transaction } from '../kernel/transaction.js';
 import { isStoreError } from '../store/store-error.js';
@@ -67,7 +68,7 @@ export async function settleIfHeld<T>(
           throw new CallTakenOver();
         return result;
       },
-      { singleWrite: true },
+      { singleWrite: true, batch: WORKER_BATCH },
     );
   } catch (error) {
     if (error instanceof CallTakenOver || isStoreError(error, 'lease_lost')) return dropped;

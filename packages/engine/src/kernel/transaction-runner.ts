@@ -35,6 +35,11 @@ export interface RunOptions {
    * store's `singleWrite`): a SQL store reads before BEGIN and commits that write by itself.
    */
   readonly singleWrite?: boolean;
+  /**
+   * With `singleWrite`: the write may be committed with other runs' writes arriving at the
+   * same time (the store's `batch`).
+   */
+  readonly batch?: StoreTransactionOptions['batch'];
 }
 
 /** What {@link createTransactionRunner} needs. */
@@ -54,6 +59,14 @@ export interface TransactionRunnerOptions {
 }
 
 const SINGLE_WRITE: StoreTransactionOptions = { singleWrite: true };
+
+/** The store's options of a single-write unit of work that may be batched. */
+const batched = new Map<number, StoreTransactionOptions>();
+const batchedWrite = (batch: NonNullable<RunOptions['batch']>): StoreTransactionOptions => {
+  let options = batched.get(batch.maxWaitMs);
+  if (!options) batched.set(batch.maxWaitMs, (options = { singleWrite: true, batch }));
+  return options;
+};
 
 /** The span of one store transaction, its conflict retries included. */
 export const TRANSACTION_SPAN = 'programrun.store.transaction';
@@ -95,22 +108,19 @@ export function createTransactionRunner(options: TransactionRunnerOptions): Tran
   async function attempt<T>(
     work: (transaction: Transaction) => Promise<T>,
     startedAt: number | undefined,
-    singleWrite: boolean,
+    storeOptions: StoreTransactionOptions | undefined,
   ): Promise<T> {
     const effects: AfterCommitEffect[] = [];
     const afterCommit = (effect: AfterCommitEffect) => void effects.push(effect);
     const changed = new Map<string, ChangedRun>();
-    const result = await store.transaction(
-      (storeTx) => {
-        const tx = runChanges?.watching()
-          ? observeRunWrites(storeTx, ({ account, environment, id }) =>
-              changed.set(id, { account, environment, id }),
-            )
-          : storeTx;
-        return work(startedAt === undefined ? { tx, afterCommit } : { tx, afterCommit, startedAt });
-      },
-      singleWrite ? SINGLE_WRITE : undefined,
-    );
+    const result = await store.transaction((storeTx) => {
+      const tx = runChanges?.watching()
+        ? observeRunWrites(storeTx, ({ account, environment, id }) =>
+            changed.set(id, { account, environment, id }),
+          )
+        : storeTx;
+      return work(startedAt === undefined ? { tx, afterCommit } : { tx, afterCommit, startedAt });
+    }, storeOptions);
     runEffects(effects);
     if (changed.size > 0) runChanges?.committed(changed.values());
     return result;
@@ -123,17 +133,22 @@ export function createTransactionRunner(options: TransactionRunnerOptions): Tran
    */
   async function attempts<T>(
     work: (transaction: Transaction) => Promise<T>,
-    { retryDuplicateKey = false, singleWrite = false }: RunOptions,
+    { retryDuplicateKey = false, singleWrite = false, batch }: RunOptions,
     span: Span | undefined,
   ): Promise<T> {
     const startedAt = telemetry ? performance.now() : undefined;
+    const storeOptions = !singleWrite
+      ? undefined
+      : batch === undefined
+        ? SINGLE_WRITE
+        : batchedWrite(batch);
     let conflicts = 0;
     let retries = 0;
     let duplicateRetried = false;
     try {
       for (;;) {
         try {
-          const result = await attempt(work, startedAt, singleWrite);
+          const result = await attempt(work, startedAt, storeOptions);
           count?.('committed', false);
           return result;
         } catch (error) {

@@ -322,14 +322,15 @@ export function defineTransitionContract(withStore: WithStore): void {
 
   it('inserts a new run with its first records, and refuses an id that exists', () =>
     withStore(async (store) => {
-      const creation: TransitionWrite = {
-        ...nextTransition(scope, 'prun_9'),
-        run: storedRun('prun_9', { idempotency_key: 'key-9' }),
+      const creationOf = (runId: string): TransitionWrite => ({
+        ...nextTransition(scope, runId),
+        run: storedRun(runId, { idempotency_key: 'key-9' }),
         expectedVersion: null,
         cancelTimers: [],
         firedTimer: null,
         closeHandoffJobs: null,
-      };
+      });
+      const creation = creationOf('prun_9');
       expect(await store.transaction((tx) => tx.writeTransition(creation))).toEqual({
         deliveries: 0,
       });
@@ -338,12 +339,7 @@ export function defineTransitionContract(withStore: WithStore): void {
       expect(state.records).toHaveLength(2);
       expect(state.timers.map((row) => row.id)).toEqual(['prun_9_next']);
       await expectStoreError(
-        store.transaction((tx) =>
-          tx.writeTransition({
-            ...creation,
-            run: storedRun('prun_10', { idempotency_key: 'key-9' }),
-          }),
-        ),
+        store.transaction((tx) => tx.writeTransition(creationOf('prun_10'))),
         'duplicate_key',
       );
       expect(await store.transaction((tx) => tx.getRun(scope, 'prun_10'))).toBeUndefined();
@@ -364,6 +360,29 @@ export function defineTransitionContract(withStore: WithStore): void {
       expect(await store.transaction((tx) => writtenState(tx, otherAccount, 'prun_2'))).toEqual(
         before,
       );
+    }));
+
+  it('refuses a write with a record, timer or job of another run, writing nothing', () =>
+    withStore(async (store) => {
+      await seedRun(store, scope, 'prun_1');
+      await seedRun(store, scope, 'prun_2');
+      const before = await store.transaction((tx) => writtenState(tx, scope, 'prun_2'));
+      const write = nextTransition(scope, 'prun_1');
+      const other = nextTransition(scope, 'prun_2');
+      const foreign: TransitionWrite[] = [
+        { ...write, records: other.records },
+        { ...write, scheduleTimers: other.scheduleTimers },
+        { ...write, insertHandoffJobs: other.insertHandoffJobs },
+      ];
+      for (const refused of foreign) {
+        await expect(store.transaction((tx) => tx.writeTransition(refused))).rejects.toThrow(
+          /every part of a write is its run's/,
+        );
+      }
+      expect(await store.transaction((tx) => writtenState(tx, scope, 'prun_2'))).toEqual(before);
+      expect(await store.transaction((tx) => tx.getRun(scope, 'prun_1'))).toMatchObject({
+        version: 1,
+      });
     }));
 
   it('refuses a write with a value no store can keep, in any part', () =>

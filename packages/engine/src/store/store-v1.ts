@@ -48,6 +48,16 @@ export interface StoreTransactionOptions {
    * @default false
    */
   readonly singleWrite?: boolean;
+  /**
+   * With `singleWrite`: the one `writeTransition` may be committed in one statement (one
+   * transaction) with the writes of other units of work arriving at the same time, on other
+   * runs; each stays whole by itself (all of it or none, and a conflict fails that write
+   * alone, to be retried alone). A store batches what arrives while an earlier batch is
+   * being written, and, with `maxWaitMs`, holds a write arriving at an idle store up to
+   * that long for others to join it. Stores without batching ignore it.
+   * @default undefined (the write is sent by itself)
+   */
+  readonly batch?: { readonly maxWaitMs: number };
 }
 
 /**

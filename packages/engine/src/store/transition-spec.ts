@@ -98,7 +98,8 @@ export function assertOneScope(write: TransitionWrite): void {
 
 /**
  * Refuses a write that no store may apply: a run of another scope than the write's
- * ({@link assertOneScope}), or a new run that settles a handoff job.
+ * ({@link assertOneScope}), a record, timer or handoff job of another run than the
+ * write's, or a new run that settles a handoff job.
  *
  * @example
  * ```ts
@@ -107,6 +108,17 @@ export function assertOneScope(write: TransitionWrite): void {
  */
 export function assertTransitionWrite(write: TransitionWrite): void {
   assertOneScope(write);
+  const runId = write.run.id;
+  const foreign = [
+    ...write.records,
+    ...write.scheduleTimers,
+    ...write.insertHandoffJobs,
+    ...(write.settleHandoffJob ? [write.settleHandoffJob.job] : []),
+  ].find((part) => part.run_id !== runId);
+  if (foreign)
+    throw new TypeError(
+      `writeTransition: run ${runId} writes a part of run ${foreign.run_id}; every part of a write is its run's`,
+    );
   if (write.expectedVersion === null && write.settleHandoffJob !== null)
     throw new TypeError(
       `writeTransition: new run ${write.run.id} settles handoff job ${write.settleHandoffJob.job.id}; a job belongs to a run that exists`,

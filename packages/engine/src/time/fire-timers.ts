@@ -1,3 +1,4 @@
+import { WORKER_BATCH } from '../kernel/worker-batch.js';
 import type { RunEnvironment, RunEvent } from '@programrun/dsl';
 import type { EngineContext } from '../engine-context.js';
 import { EngineError } from '../errors.js';
@@ -55,7 +56,7 @@ async function fireTimer(context: EngineContext, timer: TimerRow): Promise<boole
           firedTimer: timer,
           span: { name: TIMER_SPAN, describe: () => describeTimer(timer) },
         }),
-      { singleWrite: true },
+      { singleWrite: true, batch: WORKER_BATCH },
     );
     if (applied.accepted) countFired(context, timer, applied);
     return applied.accepted;

@@ -14,6 +14,12 @@ export interface LazyTransaction {
   run<T>(options: QueryOptions, statement: () => Promise<T>): Promise<T>;
   /** Whether BEGIN was sent (the end of the work then sends COMMIT or ROLLBACK). */
   readonly begun: boolean;
+  /**
+   * Takes the transaction's one write when it may still commit by itself (lazy, nothing
+   * but reads sent): true, and any write after it is refused as a second write. False,
+   * changing nothing, for an eager transaction or one that began or wrote.
+   */
+  takeWrite(): boolean;
 }
 
 /** Thrown for a write after the write a single-write unit of work committed on its own. */
@@ -31,6 +37,11 @@ export function lazyTransaction(lazy: boolean, begin: () => Promise<void>): Lazy
   return {
     get begun() {
       return begun;
+    },
+    takeWrite() {
+      if (!lazy || begun || committed) return false;
+      committed = true;
+      return true;
     },
     async run(options, statement) {
       if (begun) return statement();

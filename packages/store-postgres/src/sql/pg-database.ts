@@ -68,6 +68,10 @@ const executor = (client: pg.PoolClient, prepared: boolean): ConnectionExecutor 
         await (transaction ? transaction.run({}, run) : run());
       }),
     begun: () => transaction?.begun ?? false,
+    takeWrite: (work) =>
+      transaction?.takeWrite()
+        ? work((text, params, options) => serial(() => send(text, params, options)))
+        : undefined,
   };
 };
 
@@ -75,8 +79,18 @@ const executor = (client: pg.PoolClient, prepared: boolean): ConnectionExecutor 
  * The name a statement is prepared under on each connection: derived from its text, so a
  * name never stands for two texts.
  */
-const statementName = (text: string): string =>
-  `programrun_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+/** The names of the statements prepared so far (their texts are few: one per shape). */
+const statementNames = new Map<string, string>();
+
+const statementName = (text: string): string => {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `programrun_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    if (statementNames.size >= 4_096) statementNames.clear();
+    statementNames.set(text, name);
+  }
+  return name;
+};
 
 /**
  * A PostgreSQL server through a `pg` pool. Transactions run at READ COMMITTED: the store

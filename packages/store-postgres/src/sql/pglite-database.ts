@@ -28,6 +28,13 @@ const executor = (
         await db.exec(text);
       }),
     begun: () => transaction?.begun ?? false,
+    takeWrite: (work) =>
+      transaction?.takeWrite()
+        ? work(async (text, params) => {
+            const result = await db.query(text, params as unknown[]);
+            return { rows: result.rows as never[], rowCount: result.affectedRows ?? 0 };
+          })
+        : undefined,
   };
 };
 

@@ -43,6 +43,13 @@ export interface SqlTransactionOptions {
   readonly lazy?: boolean;
 }
 
+/** Sends one statement on a connection, whatever transaction bookkeeping it is in. */
+export type SendStatement = <Row = Record<string, unknown>>(
+  text: string,
+  params: readonly unknown[],
+  options: QueryOptions,
+) => Promise<SqlResult<Row>>;
+
 /** Runs statements on one connection (inside a transaction, or a session for migrations). */
 export interface SqlExecutor {
   query<Row = Record<string, unknown>>(
@@ -54,6 +61,14 @@ export interface SqlExecutor {
   script(text: string): Promise<void>;
   /** Whether the running transaction sent BEGIN (a lazy one may not); false in a session. */
   begun(): boolean;
+  /**
+   * When the running transaction is lazy and has sent nothing but reads, takes its one
+   * write: runs `work` with `send` (statements on this connection, each committing by
+   * itself), and the transaction refuses any write after. Undefined, running nothing,
+   * when the transaction cannot give its write away (eager, begun, already written) or
+   * the executor cannot (a wrapper): the write then goes through `query`.
+   */
+  takeWrite?<T>(work: (send: SendStatement) => Promise<T>): Promise<T> | undefined;
 }
 
 /**
