@@ -20,7 +20,8 @@
 // bench:http (node adapter), the memory-store figures.
 // Usage: pnpm --filter @programrun/bench bench:peers
 //   [ROUNDS=3 CONCURRENCY=1,16 RUNS_20=120 RUNS_6=300 RUNS_EVENT=600 RUNS_RAW=2000 POOL=10
-//    WORKLOADS=seq20,seq6,event,raw IDLE_SECONDS=3 MEMORY=0]
+//    WORKLOADS=seq20,seq6,event,raw IDLE_SECONDS=3 MEMORY=0 BATCH_MS=]
+// BATCH_MS=n runs programrun's engine with batch commit (`batch: { maxWaitMs: n }`).
 import { startPrivatePostgres, type PrivatePostgres } from '@programrun/test-postgres';
 import { launchDbosSide, type DbosSide } from './peers/dbos-side.js';
 import { memoryFigures } from './peers/memory-figures.js';
@@ -81,7 +82,12 @@ try {
     return `${rate(delta.statements)} statements/s, ${rate(delta.writeCommits)} write commits/s, ${rate(delta.cpuSeconds * 1000)} ms PostgreSQL CPU/s, ${rate(delta.walBytes, 0)} WAL B/s`;
   };
 
-  programrun = await openProgramrunSide(url, database.schema('peers'), pool);
+  programrun = await openProgramrunSide(
+    url,
+    database.schema('peers'),
+    pool,
+    process.env.BATCH_MS === undefined ? undefined : Number(process.env.BATCH_MS),
+  );
   const programrunIdle = await idle();
   dbos = await launchDbosSide(url, database.schema('dbos'), pool);
   const dbosIdleEarly = await idle();

@@ -20,7 +20,8 @@ export interface ProgramrunSide {
 }
 
 /**
- * Opens the store in `schema` (migrated there) and an engine with the bench scenarios.
+ * Opens the store in `schema` (migrated there) and an engine with the bench scenarios,
+ * committing in batches when `batchMs` is given.
  *
  * @example
  * ```ts
@@ -32,11 +33,17 @@ export async function openProgramrunSide(
   url: string,
   schema: string,
   pool: number,
+  batchMs?: number,
 ): Promise<ProgramrunSide> {
   // bench/scenarios, loaded, checked and compiled (a ScenarioError lists every problem).
   const scenarios = await loadCatalogue(fileURLToPath(new URL('../../scenarios', import.meta.url)));
   const store = await createPostgresStore({ connectionString: url, schema, maxConnections: pool });
-  const engine = createEngine({ store, scenarios });
+  // With `batchMs`, signals and creates commit in batches (`createEngine({ batch })`).
+  const engine = createEngine({
+    store,
+    scenarios,
+    ...(batchMs === undefined ? {} : { batch: { maxWaitMs: batchMs } }),
+  });
   const scope: Scope = { account: 'acct_peers', environment: 'live' };
   const inputs = { reference: 'bench-0001' };
 

@@ -1,5 +1,6 @@
-// Inputs on both sides of the money literals a scenario's rules compare against: for each
-// money input, each literal, one minor unit under it and one over it.
+// Inputs at the edges of what a scenario decides on and accepts: money on both sides of the
+// literals its rules compare against (each literal, one minor unit under it and one over
+// it), and plain text at its length bounds.
 import { Money, type CompiledScenario } from '@programrun/dsl';
 import type { JsonObject } from '@programrun/evidence';
 import type { GateReads } from './gate-reads.js';
@@ -53,4 +54,62 @@ export function boundaryAmounts(
     if (values.length > 0) amounts.set(field, [...new Set(values)]);
   }
   return amounts;
+}
+
+/**
+ * Text at each end of what each plain text input (no enum, format or pattern) accepts:
+ * the example's text (or `x`s) cut or padded to its `minLength`, and to its `maxLength`
+ * (lengths as the validator counts them, in code points). Only texts the field accepts.
+ *
+ * @example
+ * ```ts
+ * boundaryLengths(compiled).get('reference'); // ['x', 'xxxx…x' (its maxLength)]
+ * ```
+ */
+export function boundaryLengths(
+  compiled: CompiledScenario,
+): ReadonlyMap<string, readonly string[]> {
+  const properties = ((compiled.definition.inputs as Schema).properties ?? {}) as Record<
+    string,
+    Schema
+  >;
+  const base = (compiled.definition.example_inputs ?? {}) as JsonObject;
+  const lengths = new Map<string, string[]>();
+  for (const [field, schema] of Object.entries(properties)) {
+    if (schema.type !== 'string' || 'enum' in schema || 'format' in schema || 'pattern' in schema)
+      continue;
+    const bounds = [schema.minLength, schema.maxLength].filter(
+      (bound): bound is number => typeof bound === 'number' && bound >= 0 && bound <= 10_000,
+    );
+    const seed = [...(typeof base[field] === 'string' && base[field] !== '' ? base[field] : 'x')];
+    const values = bounds
+      .map((length) => Array.from({ length }, (_, index) => seed[index % seed.length]!).join(''))
+      .filter((value) =>
+        compiled.inputs
+          .validate({ ...base, [field]: value })
+          .every((issue) => issue.pointer !== `/${field}`),
+      );
+    if (values.length > 0) lengths.set(field, [...new Set(values)]);
+  }
+  return lengths;
+}
+
+/**
+ * The boundary values of a scenario's inputs, by field: money at and beside the literals
+ * its rules compare against ({@link boundaryAmounts}), and text at its length bounds
+ * ({@link boundaryLengths}).
+ *
+ * @example
+ * ```ts
+ * boundaryInputs(compiled, gateReads(compiled)).get('amount'); // ['49999.99', '50000.00', …]
+ * ```
+ */
+export function boundaryInputs(
+  compiled: CompiledScenario,
+  reads: GateReads,
+): ReadonlyMap<string, readonly string[]> {
+  const values = new Map<string, readonly string[]>(boundaryAmounts(compiled, reads));
+  for (const [field, texts] of boundaryLengths(compiled))
+    values.set(field, [...(values.get(field) ?? []), ...texts]);
+  return values;
 }

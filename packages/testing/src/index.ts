@@ -64,7 +64,7 @@ export { gateReads } from './gate-reads.js';
 export type { GateReads } from './gate-reads.js';
 export { answerDataChanges, changeAnswerData } from './answer-data.js';
 export type { AnswerDataChange } from './answer-data.js';
-export { boundaryAmounts } from './boundary-inputs.js';
+export { boundaryAmounts, boundaryInputs, boundaryLengths } from './boundary-inputs.js';
 export { inputGates, INPUT_SAMPLES } from './input-gates.js';
 export type { InputGates } from './input-gates.js';
 export { scenarioSuite } from './scenario-suite.js';

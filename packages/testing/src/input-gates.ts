@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { initialRunContext, type CompiledScenario, type RunContext } from '@programrun/dsl';
 import type { JsonObject } from '@programrun/evidence';
-import { boundaryAmounts } from './boundary-inputs.js';
+import { boundaryInputs } from './boundary-inputs.js';
 import { containsReads, withContainedText } from './contains-inputs.js';
 import { gateReads, recordsRead, type GateReads } from './gate-reads.js';
 import { inputsArbitrary } from './inputs-arbitrary.js';
@@ -197,7 +197,7 @@ export function inputGates(
   const edges = inputEdges(compiled, records);
   const witnesses = new Map<string, JsonObject>();
   if (edges.length === 0) return { witnesses, untaken: [], tried: 0 };
-  const arbitrary = inputsArbitrary(compiled, boundaryAmounts(compiled, reads));
+  const arbitrary = inputsArbitrary(compiled, boundaryInputs(compiled, reads));
   const sampled = [...extra, ...fc.sample(arbitrary, { seed: 1, numRuns: INPUT_SAMPLES })];
   const samples = [...sampled, ...withTextLookedFor(compiled, sampled, records)];
   const contexts = samples.map((inputs) => contextOf(compiled, inputs, records));

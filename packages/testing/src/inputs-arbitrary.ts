@@ -80,7 +80,7 @@ function objectArbitrary(
 
 /**
  * Valid inputs for a scenario, derived from its input JSON Schema and mixed with its
- * example inputs and with `boundaries` (field → values, e.g. `boundaryAmounts`); anything
+ * example inputs and with `boundaries` (field → values, e.g. `boundaryInputs`); anything
  * the scenario's own validator refuses is filtered out.
  *
  * @example

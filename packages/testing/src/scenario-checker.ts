@@ -11,7 +11,7 @@ import {
 } from '@programrun/engine';
 import { createKeySet, privateJwkFromSeed, type EvidenceKeySet } from '@programrun/evidence';
 import { answerDataChanges } from './answer-data.js';
-import { boundaryAmounts } from './boundary-inputs.js';
+import { boundaryInputs } from './boundary-inputs.js';
 import { CheckError } from './check-error.js';
 import {
   assertCheckOptions,
@@ -157,7 +157,7 @@ export function createScenarioChecker(
     }
     return trace;
   };
-  const boundaries = boundaryAmounts(compiled, reads);
+  const boundaries = boundaryInputs(compiled, reads);
   const cases: fc.Arbitrary<TraceCase> = fc.record({
     inputs: inputsArbitrary(compiled, boundaries),
     plan: signalPlanArbitrary({

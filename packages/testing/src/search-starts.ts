@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import type { CompiledScenario } from '@programrun/dsl';
 import type { JsonObject } from '@programrun/evidence';
-import { boundaryAmounts } from './boundary-inputs.js';
+import { boundaryInputs } from './boundary-inputs.js';
 import type { GateReads } from './gate-reads.js';
 import { inputGates } from './input-gates.js';
 import { inputsArbitrary } from './inputs-arbitrary.js';
@@ -35,7 +35,8 @@ function comparedValues(reads: GateReads): [string, readonly string[]][] {
 
 /**
  * The base inputs, then the base with one field changed: each money field at and beside
- * each literal the rules compare against, each string literal an input is compared with
+ * each literal the rules compare against, each plain text at its length bounds, each
+ * string literal an input is compared with
  * (and one not named), each member of each enum, each boolean both ways; then, for each
  * edge the inputs alone decide that none of those takes, a sampled valid input that does.
  * With them, the input-decided edges no valid input tried takes (`inputGates`' `untaken`).
@@ -47,7 +48,7 @@ export function startingInputs(
 ): { readonly inputs: JsonObject[]; readonly untaken: readonly string[] } {
   const starts = [base];
   const changes: [string, readonly unknown[]][] = [
-    ...boundaryAmounts(compiled, reads),
+    ...boundaryInputs(compiled, reads),
     ...comparedValues(reads),
     ...choiceValues(compiled),
   ];

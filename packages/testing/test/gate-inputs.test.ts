@@ -1,6 +1,7 @@
 // Inputs and partner answers on both sides of a scenario's gates: what the conditions read
 // (gateReads), answers moved under and over (changeAnswerData), amounts at and beside the
-// rules' literals (boundaryAmounts), and the edges they let the search reach.
+// rules' literals (boundaryAmounts), text at its length bounds (boundaryLengths), and the
+// edges they let the search reach.
 import { compareDecimal, initialRunContext } from '@programrun/dsl';
 import type { JsonObject } from '@programrun/evidence';
 import fc from 'fast-check';
@@ -8,10 +9,12 @@ import { describe, expect, it } from 'vitest';
 import {
   answerDataChanges,
   boundaryAmounts,
+  boundaryLengths,
   changeAnswerData,
   exploreEdges,
   gateReads,
   inputGates,
+  inputsArbitrary,
   loadCompiledScenario,
   scenarioEdges,
 } from '../src/index.js';
@@ -206,6 +209,35 @@ describe('boundaryAmounts', () => {
       '1000000.00',
       '1000000.01',
     ]);
+  });
+});
+
+describe('boundaryLengths', () => {
+  it('lists plain text at its minLength and maxLength, counted in code points', () => {
+    const lengths = boundaryLengths(bankPayout);
+    // Formats, patterns and enums have their own generators; plain text has bounds only.
+    expect([...lengths.keys()].sort()).toEqual(['beneficiary_name', 'remittance_information']);
+    const name = lengths.get('beneficiary_name')!.map((text) => [...text].length);
+    expect(name).toEqual([2, 140]);
+    expect(lengths.get('remittance_information')!.map((text) => [...text].length)).toEqual([140]);
+    for (const [field, texts] of lengths)
+      for (const text of texts) {
+        const inputs = { ...bankPayout.definition.example_inputs, [field]: text };
+        expect(bankPayout.inputs.validate(inputs)).toEqual([]);
+      }
+  });
+
+  it('are among the inputs a check generates, beyond the 40 characters of random text', () => {
+    const reads = gateReads(bankPayout);
+    const boundaries = new Map([
+      ...boundaryAmounts(bankPayout, reads),
+      ...boundaryLengths(bankPayout),
+    ]);
+    const lengths = fc
+      .sample(inputsArbitrary(bankPayout, boundaries), { seed: 3, numRuns: 300 })
+      .map((inputs) => [...(inputs.beneficiary_name as string)].length);
+    expect(lengths).toContain(2);
+    expect(lengths).toContain(140);
   });
 });
 
