@@ -22,6 +22,10 @@ scenarios:
       [--format mermaid|svg] [--out <file>]
   new <name>                             scaffold <name>@v1.yaml and its property test
       [--dir scenarios] [--family <family>]
+  upgrade check <from> <to>              prove runs of one version can move to the next
+      [--migration <file>] [--scenarios <dir>] [--format text|json]
+  upgrade status <scenario> --account <id>           runs of each version by status (drained?)
+      [--env test|live] [--format text|json]
 
 servers and evidence:
   serve                                  the reference HTTP server, loopback only
@@ -121,6 +125,16 @@ export async function runCli(
           output,
           context.progress ?? process.stderr,
         ),
+      );
+    case 'upgrade':
+      // `status` counts stored runs; `check` reads only files.
+      if (rest[0] === 'status')
+        return storeCommand('upgrade', output, async () => {
+          const { upgradeStatusCommand } = await import('./commands/upgrade-status.js');
+          await upgradeStatusCommand(rest.slice(1), output, openStore);
+        });
+      return runCommand(command, output, async () =>
+        (await import('./commands/upgrade.js')).upgradeCommand(rest, output),
       );
     case 'new':
       return runCommand(command, output, async () =>

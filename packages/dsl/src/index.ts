@@ -1,4 +1,8 @@
 export { loadScenario } from './load-scenario.js';
+export { checkUpgrade } from './upgrade/check-upgrade.js';
+export type { UpgradeFile, UpgradeReport, UpgradeState } from './upgrade/check-upgrade.js';
+export { isMigrationFileName, migrationSchema } from './upgrade/migration-schema.js';
+export type { MigrationDefinition } from './upgrade/migration-schema.js';
 export type { LoadedScenario, LoadResult, LoadOptions } from './load-scenario.js';
 export { compile, safeCompile } from './compile/compile.js';
 export type { CompiledScenario, CompileResult, StepResult } from './compile/compile.js';

@@ -1,6 +1,9 @@
 import { ProgramrunError } from '@programrun/evidence';
 
-/** Stable codes of scenario problems, documented in docs/guides/writing-scenarios.md. */
+/**
+ * Stable codes of scenario problems, documented in docs/guides/writing-scenarios.md (the
+ * `upgrade_*` codes of migrations in docs/guides/upgrading-scenarios.md).
+ */
 export type ProblemCode =
   | 'yaml_syntax'
   | 'duplicate_key'
@@ -27,7 +30,15 @@ export type ProblemCode =
   | 'leg_unknown_step'
   | 'hold_unknown_step'
   | 'hold_not_released'
-  | 'no_scenarios';
+  | 'no_scenarios'
+  | 'upgrade_unknown_step'
+  | 'upgrade_unmapped_state'
+  | 'upgrade_state_mismatch'
+  | 'upgrade_rerequests_handoff'
+  | 'upgrade_compensation_removed'
+  | 'upgrade_posted_legs_changed'
+  | 'upgrade_missing_data'
+  | 'upgrade_invariant_violated';
 
 /**
  * One problem in a scenario file, as data. `line` and `column` are 1-based; both are 0 for a

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import {
   compile,
   formatProblem,
+  isMigrationFileName,
   ScenarioError,
   type CompiledScenario,
   type LoadedScenario,
@@ -24,7 +25,9 @@ export async function scenarioFiles(paths: readonly string[]): Promise<string[]>
       throw new UsageError(`cannot read ${path}: no such file or directory`);
     });
     if (info.isDirectory()) {
-      const names = (await readdir(path)).filter((name) => name.endsWith('.yaml')).sort();
+      const names = (await readdir(path))
+        .filter((name) => name.endsWith('.yaml') && !isMigrationFileName(name))
+        .sort();
       if (names.length === 0) throw new UsageError(`${path} has no *.yaml scenario files`);
       files.push(...names.map((name) => join(path, name)));
     } else {

@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadScenario, type LoadedScenario, type LoadResult } from '../load-scenario.js';
 import type { Problem } from '../problem.js';
+import { isMigrationFileName } from '../upgrade/migration-schema.js';
 
 /**
  * Reads and loads one scenario file.
@@ -22,7 +23,8 @@ export interface DirectoryLoadResult {
 }
 
 /**
- * Loads every `*.yaml` file of a directory (the catalogue), sorted by id. A directory with no
+ * Loads every `*.yaml` file of a directory (the catalogue) but migrations
+ * (`<scenario>@v1-to-v2.yaml`), sorted by id. A directory with no
  * `*.yaml` file is a problem (`no_scenarios`), so a server never starts with an empty catalogue
  * by mistake.
  *
@@ -32,7 +34,9 @@ export interface DirectoryLoadResult {
  * ```
  */
 export async function loadScenarioDirectory(directory: string): Promise<DirectoryLoadResult> {
-  const files = (await readdir(directory)).filter((name) => name.endsWith('.yaml')).sort();
+  const files = (await readdir(directory))
+    .filter((name) => name.endsWith('.yaml') && !isMigrationFileName(name))
+    .sort();
   if (files.length === 0) {
     const message = 'the directory has no *.yaml scenario files';
     return {

@@ -1,0 +1,198 @@
+// Whether the runs of one scenario version can move to the next: the files loaded, the
+// migration read, and for each step of the old version a run can wait at, where its runs go
+// and what that must not break (state-obligations.ts).
+import { describePath, findPath } from '../graph/flow-graph.js';
+import { loadScenario } from '../load-scenario.js';
+import { sortProblems, type Problem, type ProblemCode } from '../problem.js';
+import { schemaProblems } from '../source/schema-problems.js';
+import { YamlSource } from '../source/yaml-source.js';
+import { completedBefore } from './completed-before.js';
+import { migrationSchema, type MigrationDefinition } from './migration-schema.js';
+import { stateProblems } from './state-obligations.js';
+import { stepPath, waitsAt, type Side } from './upgrade-side.js';
+
+/** A scenario or migration file's text, and its name for problems. */
+export interface UpgradeFile {
+  readonly text: string;
+  readonly file?: string;
+}
+
+/** What happens to the runs waiting at one step of the old version. */
+export interface UpgradeState {
+  /** The old version's waiting step. */
+  readonly state: string;
+  /** The new version's step they wait at after the upgrade; absent when they stay. */
+  readonly mapsTo?: string;
+  /** True when the migration keeps them on the old version (`stay`). */
+  readonly stays?: true;
+  /** Why the move is not safe; empty when it is. */
+  readonly problems: readonly Problem[];
+}
+
+/** The result of {@link checkUpgrade}. */
+export interface UpgradeReport {
+  /** True when every state maps safely (or stays) and every file loaded. */
+  readonly ok: boolean;
+  /** `<scenario>@<version>` of each side, when it loaded. */
+  readonly from?: string;
+  readonly to?: string;
+  /** Each waiting step of the old version a run can reach, in flow order. */
+  readonly states: readonly UpgradeState[];
+  /** Every problem: the files' load problems, then each state's, sorted by file and line. */
+  readonly problems: readonly Problem[];
+}
+
+/**
+ * Proves that runs of `from` can move to `to`: for every step of `from` a run can wait at,
+ * with what it must (and may) already have done, that it maps to a step of `to` of the same
+ * kind (a pending handoff keeps its id, party and action, so the partner sees no new
+ * idempotency key), that no handoff it may have confirmed is requested again, that every
+ * compensation it may have registered still exists, that the legs it may have posted are
+ * unchanged, and that every precedence, exclusion and response invariant of `to` holds on
+ * every path of `to` from there given what it has done. Each failure is a problem at its
+ * line and column (in the migration, or the scenario whose step or invariant it names)
+ * with the old state and the counterexample path.
+ *
+ * @example
+ * ```ts
+ * const report = checkUpgrade({ text: v1Text, file: 'bank-payout@v1.yaml' }, { text: v2Text, file: 'bank-payout@v2.yaml' });
+ * report.ok; // true when every waiting run can move (or stays)
+ * ```
+ */
+export function checkUpgrade(
+  fromFile: UpgradeFile,
+  toFile: UpgradeFile,
+  migrationFile?: UpgradeFile,
+): UpgradeReport {
+  const loaded = [fromFile, toFile].map((file) => ({
+    source: new YamlSource(file.text, file.file),
+    result: loadScenario(file.text, file.file === undefined ? {} : { file: file.file }),
+  }));
+  const loadProblems = loaded.flatMap(({ result }) => result.problems);
+  const migrationSource = migrationFile && new YamlSource(migrationFile.text, migrationFile.file);
+  const migration = migrationSource ? parseMigration(migrationSource) : undefined;
+  if (loadProblems.length > 0 || (migration && !migration.ok)) {
+    return {
+      ok: false,
+      states: [],
+      problems: sortProblems([
+        ...loadProblems,
+        ...(migration?.ok === false ? migration.problems : []),
+      ]),
+    };
+  }
+  const [from, to] = loaded.map(({ source, result }) => ({ source, scenario: result.scenario! }));
+  const definition = migration?.definition;
+  const problems: Problem[] = [];
+  const inMigration = (code: ProblemCode, message: string, path: (string | number)[]) =>
+    migrationSource!.problemAt(code, message, path);
+  if (definition) problems.push(...migrationMismatches(definition, from!, to!, inMigration));
+  const states = problems.length > 0 ? [] : upgradeStates(from!, to!, definition, migrationSource);
+  problems.push(...states.flatMap((state) => state.problems));
+  return {
+    ok: problems.length === 0,
+    from: from!.scenario.id,
+    to: to!.scenario.id,
+    states,
+    problems: sortProblems(problems),
+  };
+}
+
+/** The migration file parsed, or its problems. */
+function parseMigration(
+  source: YamlSource,
+): { ok: true; definition: MigrationDefinition } | { ok: false; problems: Problem[] } {
+  if (source.syntaxProblems.length > 0) return { ok: false, problems: [...source.syntaxProblems] };
+  const parsed = migrationSchema.safeParse(source.data);
+  if (!parsed.success)
+    return { ok: false, problems: schemaProblems(parsed.error.issues, source, source.data) };
+  return { ok: true, definition: parsed.data };
+}
+
+/** A migration for other scenarios or versions, or naming steps neither version has. */
+function migrationMismatches(
+  migration: MigrationDefinition,
+  from: Side,
+  to: Side,
+  problemAt: (code: ProblemCode, message: string, path: (string | number)[]) => Problem,
+): Problem[] {
+  const problems: Problem[] = [];
+  const { definition: old } = from.scenario;
+  const { definition: next } = to.scenario;
+  if (migration.scenario !== old.scenario || migration.scenario !== next.scenario)
+    problems.push(
+      problemAt(
+        'upgrade_unknown_step',
+        `the migration is for "${migration.scenario}", not "${old.scenario}" → "${next.scenario}"`,
+        ['scenario'],
+      ),
+    );
+  if (migration.from !== old.version || migration.to !== next.version)
+    problems.push(
+      problemAt(
+        'upgrade_unknown_step',
+        `the migration moves ${migration.from} to ${migration.to}, not ${old.version} to ${next.version}`,
+        ['from'],
+      ),
+    );
+  const oldSteps = from.scenario.graph.steps;
+  const newSteps = to.scenario.graph.steps;
+  const named = (kind: 'old' | 'new', id: string, path: (string | number)[]) => {
+    const steps = kind === 'old' ? oldSteps : newSteps;
+    if (!steps.has(id))
+      problems.push(
+        problemAt(
+          'upgrade_unknown_step',
+          `"${id}" is not a step of ${kind === 'old' ? from.scenario.id : to.scenario.id}`,
+          path,
+        ),
+      );
+  };
+  for (const [old, renamed] of Object.entries(migration.renames.steps)) {
+    named('old', old, ['renames', 'steps', old]);
+    named('new', renamed, ['renames', 'steps', old]);
+  }
+  for (const [old, target] of Object.entries(migration.states)) {
+    named('old', old, ['states', old]);
+    named('new', target, ['states', old]);
+  }
+  migration.stay.forEach((old, index) => named('old', old, ['stay', index]));
+  return problems;
+}
+
+/** Each waiting step of the old version with where its runs go and why that is unsafe. */
+function upgradeStates(
+  from: Side,
+  to: Side,
+  migration: MigrationDefinition | undefined,
+  migrationSource: YamlSource | undefined,
+): UpgradeState[] {
+  const oldGraph = from.scenario.graph;
+  const newGraph = to.scenario.graph;
+  const renamed = (id: string) => migration?.renames.steps[id] ?? id;
+  const done = completedBefore(oldGraph);
+  const states: UpgradeState[] = [];
+  for (const state of oldGraph.order) {
+    const before = done.get(state);
+    if (!before || !waitsAt(oldGraph, state)) continue;
+    if (migration?.stay.includes(state)) {
+      states.push({ state, stays: true, problems: [] });
+      continue;
+    }
+    const explicit = migration?.states[state];
+    const target = explicit ?? renamed(state);
+    // Where a problem about the mapping itself points: the line that maps, else the new step.
+    const mappingAt = (code: ProblemCode, message: string): Problem =>
+      migrationSource && explicit !== undefined
+        ? migrationSource.problemAt(code, message, ['states', state])
+        : migrationSource && migration?.renames.steps[state] !== undefined
+          ? migrationSource.problemAt(code, message, ['renames', 'steps', state])
+          : newGraph.steps.has(target)
+            ? to.source.problemAt(code, message, stepPath(to.scenario, target))
+            : from.source.problemAt(code, message, stepPath(from.scenario, state));
+    const reached = describePath(findPath(oldGraph, state) ?? [{ step: state, via: 'start' }]);
+    const context = { from, to, state, target, before, reached, renamed, mappingAt };
+    states.push({ state, mapsTo: target, problems: stateProblems(context) });
+  }
+  return states;
+}

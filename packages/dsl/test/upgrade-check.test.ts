@@ -1,0 +1,322 @@
+// checkUpgrade: a safe move of bank-payout@v1's waiting runs to a v2 that screens the
+// beneficiary again before the payout, and a corpus of unsafe upgrades, each refused with
+// its code, position and counterexample.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { checkUpgrade, formatProblem, type UpgradeFile } from '../src/index.js';
+
+const read = (url: URL): string => readFileSync(url, 'utf8');
+const V1_FILE = 'scenarios/bank-payout@v1.yaml';
+const V1 = read(new URL('../../../scenarios/bank-payout@v1.yaml', import.meta.url));
+const V2 = read(new URL('./fixtures/upgrades/bank-payout@v2.yaml', import.meta.url));
+const MIGRATION = read(new URL('./fixtures/upgrades/bank-payout@v1-to-v2.yaml', import.meta.url));
+
+const v1: UpgradeFile = { text: V1, file: V1_FILE };
+const v2 = (text = V2): UpgradeFile => ({ text, file: 'scenarios/bank-payout@v2.yaml' });
+const migration = (text: string): UpgradeFile => ({
+  text,
+  file: 'scenarios/bank-payout@v1-to-v2.yaml',
+});
+
+/** `text` with each `[find, replacement]` applied once; each `find` must be there. */
+function edited(text: string, ...edits: [string, string][]): string {
+  return edits.reduce((current, [find, replacement]) => {
+    if (!current.includes(find)) throw new Error(`not in the text: ${find}`);
+    return current.replace(find, replacement);
+  }, text);
+}
+
+/** v1 itself as v2 (same steps), with edits. */
+const v1AsV2 = (...edits: [string, string][]): string =>
+  edited(V1, ['version: v1', 'version: v2'], ...edits);
+const MIGRATION_HEAD = 'scenario: bank-payout\nfrom: v1\nto: v2\n';
+
+describe('checkUpgrade', () => {
+  it('moves every waiting run of bank-payout@v1 to v2, but the payouts already sent', () => {
+    const report = checkUpgrade(v1, v2(), migration(MIGRATION));
+    expect(report.problems.map(formatProblem)).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(report.from).toBe('bank-payout@v1');
+    expect(report.to).toBe('bank-payout@v2');
+    expect(report.states.map(({ state, mapsTo, stays }) => [state, mapsTo ?? stays])).toEqual([
+      ['payout_limits', 'payout_limits'],
+      ['hold_funds', 'hold_funds'],
+      ['screen_beneficiary', 'screen_beneficiary'],
+      ['verify_payee', 'verify_payee'],
+      ['screening_gate', 'screening_gate'],
+      ['submit_instruction', 'submit_instruction'],
+      ['release_approval', 'release_approval'],
+      ['execute_payout', true],
+      ['confirm_credit', 'confirm_credit'],
+      ['credit_gate', 'credit_gate'],
+    ]);
+  });
+
+  it('needs no migration file for a version that only adds a step later in the flow', () => {
+    const report = checkUpgrade(v1, v2(v1AsV2()));
+    expect(report.ok, report.problems.map(formatProblem).join('\n')).toBe(true);
+  });
+
+  // The corpus: what an operator or author gets wrong, and what refuses it.
+  const unsafe: {
+    name: string;
+    to?: string;
+    migration?: string;
+    code: string;
+    at: string;
+    says: string;
+  }[] = [
+    {
+      name: 'an inserted re-screening breaks the precedence for payouts already sent',
+      code: 'upgrade_invariant_violated',
+      at: 'scenarios/bank-payout@v2.yaml:184:5',
+      says: 'breaks for runs waiting at "execute_payout" (payout_limits → hold_funds → hold_gate → screen_beneficiary → verify_payee → screening_gate → submit_instruction → release_approval → select_rail → execute_payout): "execute_payout" has started and "rescreen_gate" has not completed',
+    },
+    {
+      name: 'a mapping sends waiting reviews back to the limits review, which holds the funds again',
+      to: v1AsV2(),
+      migration: `${MIGRATION_HEAD}states:\n  screening_gate: payout_limits\n`,
+      code: 'upgrade_rerequests_handoff',
+      at: 'scenarios/bank-payout@v2.yaml:',
+      says: 'runs waiting at "screening_gate" may have had "hold_funds" confirmed',
+    },
+    {
+      name: 'a mapping drops a pending approval by sending it to a check',
+      to: v1AsV2(),
+      migration: `${MIGRATION_HEAD}states:\n  release_approval: screening_gate\n`,
+      code: 'upgrade_state_mismatch',
+      at: 'scenarios/bank-payout@v1-to-v2.yaml:5:',
+      says: 'would wait at check "screening_gate" in bank-payout@v2, and the pending approval would be dropped',
+    },
+    {
+      name: 'a pending payee check mapped to the screening provider',
+      to: v1AsV2(),
+      migration: `${MIGRATION_HEAD}states:\n  verify_payee: screen_beneficiary\n`,
+      code: 'upgrade_state_mismatch',
+      at: 'scenarios/bank-payout@v1-to-v2.yaml:5:',
+      says: 'asked payout_bank for payee.verify; "screen_beneficiary" in bank-payout@v2 asks screening_provider for beneficiary.screen',
+    },
+    {
+      name: 'a waiting handoff renamed: its partner would get the request again under a new key',
+      to: v1AsV2(
+        ['      - id: verify_payee\n', '      - id: confirm_payee\n'],
+        ['handoffs.verify_payee.', 'handoffs.confirm_payee.'],
+        ['    step: verify_payee', '    step: confirm_payee'],
+      ),
+      migration: `${MIGRATION_HEAD}renames:\n  steps:\n    verify_payee: confirm_payee\n`,
+      code: 'upgrade_rerequests_handoff',
+      at: 'scenarios/bank-payout@v1-to-v2.yaml:6:',
+      says: 'waiting at "confirm_payee" would send the request again under a new key',
+    },
+    {
+      name: "the hold's release renamed without a rename entry",
+      to: v1AsV2(
+        ['compensate: release_hold', 'compensate: unhold_funds'],
+        ['  - id: release_hold\n', '  - id: unhold_funds\n'],
+        ['released_by: [release_hold]', 'released_by: [unhold_funds]'],
+        ['    step: release_hold\n', '    step: unhold_funds\n'],
+        ['    step: release_hold\n', '    step: unhold_funds\n'],
+      ),
+      code: 'upgrade_compensation_removed',
+      at: `${V1_FILE}:`,
+      says: 'may have registered compensation "release_hold" (by completing "hold_funds"), which bank-payout@v2 does not have',
+    },
+    {
+      name: 'the hold posted at the gate instead of at the hold',
+      to: v1AsV2(
+        [
+          '  - id: hold_debit_available\n    step: hold_funds',
+          '  - id: hold_debit_available\n    step: hold_gate',
+        ],
+        [
+          '  - id: hold_credit_held\n    step: hold_funds',
+          '  - id: hold_credit_held\n    step: hold_gate',
+        ],
+      ),
+      code: 'upgrade_posted_legs_changed',
+      at: `${V1_FILE}:`,
+      says: 'may have posted the legs of "hold_funds" as bank-payout@v1 values them',
+    },
+    {
+      name: "the maker's step removed with runs waiting at it",
+      to: v1AsV2(
+        [
+          'before: [hold_funds, screening_gate, submit_instruction, release_approval]',
+          'before: [hold_funds, screening_gate, release_approval]',
+        ],
+        [
+          '      - id: submit_instruction\n',
+          '      - id: submit_instruction_removed\n        when: "false"\n',
+        ],
+      ),
+      code: 'upgrade_unmapped_state',
+      at: `${V1_FILE}:275:`,
+      says: 'runs waiting at "submit_instruction"',
+    },
+    {
+      name: 'a new screening inserted before the release, whose case a later record reads',
+      to: v1AsV2(
+        [
+          '      - id: submit_instruction\n',
+          [
+            '      - id: rescreen_beneficiary',
+            '        kind: handoff',
+            '        title: Screen the beneficiary again',
+            '        party: screening_provider',
+            '        action: beneficiary.screen',
+            '        timeout: PT15M',
+            '        on_reject: compensate',
+            '        on_fail: compensate',
+            '        on_timeout: compensate',
+            '      - id: submit_instruction',
+            '',
+          ].join('\n'),
+        ],
+        [
+          '          credited_amount: handoffs.confirm_credit.data.credited_amount\n',
+          '          credited_amount: handoffs.confirm_credit.data.credited_amount\n          rescreening: handoffs.rescreen_beneficiary.reference\n',
+        ],
+      ),
+      code: 'upgrade_missing_data',
+      at: 'scenarios/bank-payout@v2.yaml:',
+      says: 'runs waiting at "submit_instruction" (payout_limits → hold_funds → hold_gate → screen_beneficiary → verify_payee → screening_gate → submit_instruction) never ran "rescreen_beneficiary", new in bank-payout@v2, and "record_payout" reads its result: submit_instruction → release_approval → select_rail → execute_payout',
+    },
+    {
+      name: 'a mapping to a step v2 does not have',
+      to: v1AsV2(),
+      migration: `${MIGRATION_HEAD}states:\n  release_approval: release_payout\n`,
+      code: 'upgrade_unknown_step',
+      at: 'scenarios/bank-payout@v1-to-v2.yaml:5:',
+      says: '"release_payout" is not a step of bank-payout@v2',
+    },
+    {
+      name: 'a migration written for other versions',
+      to: v1AsV2(),
+      migration: 'scenario: bank-payout\nfrom: v2\nto: v3\n',
+      code: 'upgrade_unknown_step',
+      at: 'scenarios/bank-payout@v1-to-v2.yaml:2:',
+      says: 'the migration moves v2 to v3, not v1 to v2',
+    },
+    {
+      name: 'a migration with a field it does not know',
+      to: v1AsV2(),
+      migration: `${MIGRATION_HEAD}stays: [execute_payout]\n`,
+      code: 'unknown_field',
+      at: 'scenarios/bank-payout@v1-to-v2.yaml:4:',
+      says: 'stays',
+    },
+  ];
+
+  it.each(unsafe.map((entry) => [entry.name, entry] as const))(
+    'refuses %s',
+    (_name, { to, migration: text, code, at, says }) => {
+      const report = checkUpgrade(v1, v2(to), text === undefined ? undefined : migration(text));
+      expect(report.ok).toBe(false);
+      const found = report.problems.map(formatProblem);
+      expect(found, found.join('\n')).toContainEqual(expect.stringContaining(`${at}`));
+      const problem = report.problems.find((item) => item.code === code);
+      expect(problem, found.join('\n')).toBeDefined();
+      expect(formatProblem(problem!)).toContain(at);
+      expect(problem!.message).toContain(says);
+    },
+  );
+
+  it('has at least ten unsafe upgrades in its corpus', () => {
+    expect(unsafe.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('reports the load problems of a side that does not load, and nothing else', () => {
+    const report = checkUpgrade(v1, v2('scenario: bank-payout\nversion: v2\n'));
+    expect(report.ok).toBe(false);
+    expect(report.states).toEqual([]);
+    expect(report.problems.length).toBeGreaterThan(0);
+    for (const problem of report.problems)
+      expect(problem.file).toBe('scenarios/bank-payout@v2.yaml');
+  });
+});
+
+describe('checkUpgrade on realistic v2s of the catalogue', () => {
+  const catalogue = (id: string): string =>
+    read(new URL(`../../../scenarios/${id}.yaml`, import.meta.url));
+  const cases: {
+    id: string;
+    change: string;
+    edits: [string, string][];
+    renameAll?: [string, string];
+    migration?: string;
+  }[] = [
+    {
+      id: 'wallet-delivery',
+      change: 'a longer release expiry',
+      edits: [['        expires: PT4H\n', '        expires: PT8H\n']],
+    },
+    {
+      id: 'qr-merchant-settlement',
+      change: 'a renamed record step',
+      edits: [],
+      renameAll: ['resolve_settlement_boundary', 'resolve_settlement'],
+      migration: 'renames:\n  steps:\n    resolve_settlement_boundary: resolve_settlement\n',
+    },
+    {
+      id: 'sukuk-servicing',
+      change: 'a split stage',
+      edits: [
+        [
+          '      - id: snapshot_gate\n',
+          '  - id: entitlements\n    title: Entitlements\n    steps:\n      - id: snapshot_gate\n',
+        ],
+      ],
+    },
+    {
+      id: 'bridge-routing',
+      change: 'a new route alternative',
+      edits: [
+        [
+          '        on_no_route: fault\n',
+          [
+            '          - id: wrapped_above_depth',
+            '            title: Lock-and-mint above the vault cap, reviewed',
+            '            when: has(inputs.accept_wrapped) && inputs.accept_wrapped',
+            '            reason: A recipient that accepts a wrapped token above the vault cap.',
+            '            next: lock_on_source',
+            '        on_no_route: fault',
+            '',
+          ].join('\n'),
+        ],
+      ],
+    },
+    {
+      id: 'reserve-usd-cycle',
+      change: 'a longer mint authorisation expiry',
+      edits: [
+        [
+          '        maker_checker: true\n        expires: P1D\n        on_reject: compensate\n        on_timeout: compensate\n      - id: mint_tokens',
+          '        maker_checker: true\n        expires: P2D\n        on_reject: compensate\n        on_timeout: compensate\n      - id: mint_tokens',
+        ],
+      ],
+    },
+    {
+      id: 'treasury-conversion',
+      change: 'a longer settlement timeout',
+      edits: [['        timeout: PT15M\n', '        timeout: PT30M\n']],
+    },
+  ];
+
+  it.each(cases.map((entry) => [entry.id, entry.change, entry] as const))(
+    '%s@v1 → v2 with %s is safe',
+    (id, _change, { edits, renameAll, migration: renames }) => {
+      const v1Text = catalogue(`${id}@v1`);
+      const renamed = renameAll ? v1Text.replaceAll(renameAll[0], renameAll[1]) : v1Text;
+      const v2Text = edited(renamed, ['version: v1', 'version: v2'], ...edits);
+      const report = checkUpgrade(
+        { text: v1Text, file: `scenarios/${id}@v1.yaml` },
+        { text: v2Text, file: `scenarios/${id}@v2.yaml` },
+        renames === undefined
+          ? undefined
+          : { text: `scenario: ${id}\nfrom: v1\nto: v2\n${renames}`, file: `${id}@v1-to-v2.yaml` },
+      );
+      expect(report.problems.map(formatProblem)).toEqual([]);
+      expect(report.states.length).toBeGreaterThan(0);
+    },
+  );
+});
