@@ -13,6 +13,7 @@ export { simulateRun, SIMULATION_START } from './simulate/simulate-run.js';
 export type { Simulation, SimulationOptions } from './simulate/simulate-run.js';
 export { graphCommand } from './commands/graph.js';
 export { upgradeCommand, UPGRADE_USAGE } from './commands/upgrade.js';
+export { upgradeStatusCommand } from './commands/upgrade-status.js';
 export { checkCommand } from './commands/check.js';
 export type { ProgressStream } from './check/progress.js';
 export { newCommand } from './commands/new.js';
