@@ -1,5 +1,12 @@
 import { trace } from '@opentelemetry/api';
-import type { StoredRun, StoreTransactionV1, StoreV1, TransitionWrite } from '@programrun/engine';
+import type {
+  Scope,
+  StoredRun,
+  StoreTransactionV1,
+  StoreV1,
+  TimerRow,
+  TransitionWrite,
+} from '@programrun/engine';
 import { guardStoreTransaction, StoreError } from '@programrun/engine';
 import type { SqlDatabase, SqlExecutor } from './sql/sql-database.js';
 import { countedTransaction } from './sql/statement-count.js';
@@ -9,7 +16,7 @@ import { handoffJobTables } from './tables/handoff-job-tables.js';
 import { idempotencyTables } from './tables/idempotency-tables.js';
 import { runTables } from './tables/run-tables.js';
 import { timerTables } from './tables/timer-tables.js';
-import { createRunCache } from './tables/run-cache.js';
+import { createRunCache, type CachedRun } from './tables/run-cache.js';
 import { createTransitionBatcher, sendWrites } from './tables/transition-batcher.js';
 import type { WriteOutcome } from './tables/transition-write-statement.js';
 import { transitionTables, type TransitionRuns } from './tables/transition-tables.js';
@@ -22,6 +29,25 @@ export interface SqlStore extends StoreV1 {
   readonly schema: string;
 }
 
+/** What one transaction read and wrote of runs, for the run cache once it ends. */
+interface TransactionRunState {
+  /** The pending timers read (or written) with each run. */
+  readonly read: Map<string, readonly TimerRow[]>;
+  /** Runs taken from the cache with no read. */
+  readonly taken: Set<string>;
+  /** Runs written, with their pending timers after the write when known. */
+  readonly written: Map<string, CachedRun>;
+  /** Runs whose timers were settled with no write of theirs. */
+  readonly unsure: Set<string>;
+}
+
+const emptyTransactionRunState = (): TransactionRunState => ({
+  read: new Map(),
+  taken: new Set(),
+  written: new Map(),
+  unsure: new Set(),
+});
+
 /**
  * Every Store spec v1 operation, each one statement (or two) on the transaction's
  * connection, guarded like the memory store's: a value PostgreSQL cannot keep (NUL, an
@@ -31,11 +57,11 @@ export interface SqlStore extends StoreV1 {
 function sqlTransaction(
   sql: SqlExecutor,
   schema: string,
-  runs: TransitionRuns,
+  runs: TransitionRuns & { readonly timersSettled: (runIds: readonly string[]) => void },
 ): StoreTransactionV1 {
   return guardStoreTransaction({
     ...runTables(sql, schema),
-    ...timerTables(sql, schema),
+    ...timerTables(sql, schema, runs.timersSettled),
     ...accountTables(sql, schema),
     ...idempotencyTables(sql, schema),
     ...webhookTables(sql, schema),
@@ -74,17 +100,33 @@ export function createSqlStore(database: SqlDatabase, schema: string): SqlStore 
       await sendWrites((text, params, options) => sql.query(text, params, options), schema, [write])
     )[0]!;
   };
-  // What the running transaction of each executor wrote (an executor runs one at a time).
-  const written = new WeakMap<SqlExecutor, StoredRun[]>();
+  // What the running transaction of each executor read and wrote (an executor runs one
+  // transaction at a time).
+  const states = new WeakMap<SqlExecutor, TransactionRunState>();
   // The operations over an executor, built once per executor (once per pooled connection
   // on PostgreSQL) rather than once per transaction.
   const operations = new WeakMap<SqlExecutor, StoreTransactionV1>();
   const operationsOf = (sql: SqlExecutor): StoreTransactionV1 => {
     let found = operations.get(sql);
     if (!found) {
-      const runs: TransitionRuns = {
+      const state = () => states.get(sql);
+      const runs = {
         cache,
-        written: (run) => written.get(sql)?.push(run),
+        take: (scope: Scope, id: string) =>
+          state()?.written.has(id) ? undefined : cache.transition(scope, id),
+        read(id: string, pendingTimers: readonly TimerRow[], cached: boolean) {
+          state()?.read.set(id, pendingTimers);
+          if (cached) state()?.taken.add(id);
+        },
+        pendingTimersRead: (id: string) => state()?.read.get(id),
+        written(run: StoredRun, pendingTimers: readonly TimerRow[] | undefined) {
+          state()?.written.set(run.id, { run, pendingTimers });
+          if (pendingTimers) state()?.read.set(run.id, pendingTimers);
+          else state()?.read.delete(run.id);
+        },
+        timersSettled: (runIds: readonly string[]) => {
+          for (const id of runIds) state()?.unsure.add(id);
+        },
         send,
       };
       operations.set(sql, (found = sqlTransaction(sql, schema, runs)));
@@ -99,18 +141,27 @@ export function createSqlStore(database: SqlDatabase, schema: string): SqlStore 
       if (closed) throw new StoreError('store_unavailable', 'the store is closed');
       // A single-write unit of work reads before BEGIN and commits its one write by itself.
       const sqlOptions = { lazy: options.singleWrite === true };
-      let runs: StoredRun[] = [];
+      let runs: TransactionRunState = emptyTransactionRunState();
       const inner = (sql: SqlExecutor) => {
-        written.set(sql, (runs = []));
+        states.set(sql, (runs = emptyTransactionRunState()));
         batching.set(sql, options.singleWrite ? options.batch : undefined);
         return work(operationsOf(sql));
       };
       // Under a recording span (the engine's transaction span), its statements are counted.
       const span = trace.getActiveSpan();
-      const value = await (span?.isRecording()
-        ? countedTransaction(database, span, inner, sqlOptions)
-        : database.transaction(inner, sqlOptions));
-      cache.remember(runs);
+      let value: Awaited<ReturnType<typeof work>>;
+      try {
+        value = await (span?.isRecording()
+          ? countedTransaction(database, span, inner, sqlOptions)
+          : database.transaction(inner, sqlOptions));
+      } catch (error) {
+        // What it read from the cache or wrote may not be what is stored now.
+        cache.forget([...runs.taken, ...runs.written.keys(), ...runs.unsure]);
+        throw error;
+      }
+      cache.remember([...runs.written.values()]);
+      cache.forget([...runs.taken].filter((id) => !runs.written.has(id)));
+      cache.forget(runs.unsure);
       return value;
     },
     health() {

@@ -30,16 +30,16 @@ async function preparedAfterTransitions(preparedStatements: boolean): Promise<st
   });
   try {
     await migrate(database, { schema });
-    const engine = createEngine({
-      store: createSqlStore(database, quoteSchema(schema)),
-      scenarios,
-    });
+    // Two hosts on the one connection: B never wrote the runs A creates, so it reads them
+    // (a host takes a live run it wrote last from its cache instead).
+    const hostA = createEngine({ store: createSqlStore(database, quoteSchema(schema)), scenarios });
+    const hostB = createEngine({ store: createSqlStore(database, quoteSchema(schema)), scenarios });
     for (let index = 0; index < 2; index += 1) {
-      const { run } = await engine.createRun(scope, {
+      const { run } = await hostA.createRun(scope, {
         scenario_id: 'wallet-delivery@v1',
         inputs: WALLET_LIVE_INPUTS,
       });
-      const answered = await engine.signal(
+      const answered = await hostB.signal(
         scope,
         run.id,
         walletAnswer(run.id, 'screen_destination'),

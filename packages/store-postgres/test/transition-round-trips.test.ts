@@ -1,11 +1,13 @@
-// A transition on a SQL store is two round trips: one read (the run with its pending timers
-// and test clock) and one write statement that commits by itself; a connector's claim is
-// one statement that commits by itself, and its settle a transition.
+// A transition on a SQL store is one write statement that commits by itself, after one read
+// (the run with its pending timers and test clock) unless the run is a live one this host
+// wrote last (then it is taken from the host's cache, and the write's compare-and-swap
+// proves it current); a connector's claim is one statement that commits by itself, and its
+// settle a transition.
 // Counted below the store on every statement an engine sends for a whole wallet delivery.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '@programrun/dsl/node';
-import { createEngine, type Scope } from '@programrun/engine';
+import { createEngine, type Engine, type Scope } from '@programrun/engine';
 import {
   createPGliteDatabase,
   createSqlStore,
@@ -59,9 +61,41 @@ async function statementsOf(work: () => Promise<unknown>): Promise<string[][]> {
   return transactions.map((statements) => [...statements]);
 }
 
+/** Two hosts (two stores, each with its own cache) over one schema, and a live run A created. */
+async function withTwoHosts(
+  schema: string,
+  work: (hosts: {
+    hostA: Engine;
+    hostB: Engine;
+    scope: Scope;
+    runId: string;
+    database: SqlDatabase;
+  }) => Promise<void>,
+): Promise<void> {
+  const database = await createPGliteDatabase();
+  try {
+    await migrate(database, { schema });
+    const counted: SqlDatabase = {
+      ...database,
+      transaction: (inner, options) =>
+        database.transaction(async (sql) => inner(await counting(sql)), options),
+    };
+    const hostA = createEngine({ store: createSqlStore(counted, `"${schema}"`), scenarios });
+    const hostB = createEngine({ store: createSqlStore(counted, `"${schema}"`), scenarios });
+    const scope: Scope = { account: `acct_${schema}`, environment: 'live' };
+    const { run } = await hostA.createRun(scope, {
+      scenario_id: 'wallet-delivery@v1',
+      inputs: WALLET_LIVE_INPUTS,
+    });
+    await work({ hostA, hostB, scope, runId: run.id, database });
+  } finally {
+    await database.close();
+  }
+}
+
 describe('a transition on a SQL store', () => {
   it.each(['live', 'test'] as const)(
-    'is one read and one write committing by itself for every signal of a %s run',
+    'is one write committing by itself, read first in test, for every signal of a %s run',
     (environment) =>
       withFreshStore(async (store) => {
         const engine = createEngine({ store, scenarios });
@@ -78,42 +112,53 @@ describe('a transition on a SQL store', () => {
         documentsRead.length = 0;
         for (const signal of signals) {
           const seen = await statementsOf(() => engine.signal(scope, run.id, signal));
-          expect(seen, `${signal.step} in ${environment}`).toEqual([['SELECT r.id,', 'write']]);
+          expect(seen, `${signal.step} in ${environment}`).toEqual(
+            environment === 'live' ? [['write']] : [['SELECT r.id,', 'write']],
+          );
         }
-        // This host wrote every version it read: the documents stayed on the server.
-        expect(documentsRead).toEqual([false, false, false]);
+        // This host wrote every version it read: the documents stayed on the server (and in
+        // live, the run was not read at all: its test clock is no other host's to move).
+        expect(documentsRead).toEqual(environment === 'live' ? [] : [false, false, false]);
         expect((await engine.getRun(scope, run.id)).status).toBe('completed');
       }),
   );
 
-  it('reads a run whole once another host moved it on, and finishes it', async () => {
-    // Two stores (two hosts, each with its own cache) over the same tables.
-    const database = await createPGliteDatabase();
-    try {
-      await migrate(database, { schema: 'two_hosts' });
-      const counted: SqlDatabase = {
-        ...database,
-        transaction: (work) => database.transaction(async (sql) => work(await counting(sql))),
-      };
-      const hostA = createEngine({ store: createSqlStore(counted, '"two_hosts"'), scenarios });
-      const hostB = createEngine({ store: createSqlStore(counted, '"two_hosts"'), scenarios });
-      const scope: Scope = { account: 'acct_two_hosts', environment: 'live' };
-      const { run } = await hostA.createRun(scope, {
-        scenario_id: 'wallet-delivery@v1',
-        inputs: WALLET_LIVE_INPUTS,
-      });
+  it('reads a run whole once another host moved it on, and finishes it', () =>
+    withTwoHosts('two_hosts', async ({ hostA, hostB, scope, runId }) => {
       documentsRead.length = 0;
-      await hostB.signal(scope, run.id, walletAnswer(run.id, 'screen_destination'));
-      await hostA.signal(scope, run.id, RELEASE);
-      // B had never seen the run; A's cached version was behind B's write: both read it whole.
+      await hostB.signal(scope, runId, walletAnswer(runId, 'screen_destination'));
+      const seen = await statementsOf(() => hostA.signal(scope, runId, RELEASE));
+      // B had never seen the run; A took its cached run, which (behind B's write) still
+      // awaited the screening and so refused the release: A did not answer that refusal but
+      // read the run whole and applied the release to it.
+      expect(seen).toEqual([[], ['SELECT r.id,', 'write']]);
       expect(documentsRead).toEqual([true, true]);
-      const done = await hostB.signal(scope, run.id, walletAnswer(run.id, 'transfer_to_wallet'));
+      const done = await hostB.signal(scope, runId, walletAnswer(runId, 'transfer_to_wallet'));
       expect(done.run.status).toBe('completed');
-      expect(done.run).toEqual(await hostA.getRun(scope, run.id));
-    } finally {
-      await database.close();
-    }
-  });
+      expect(done.run).toEqual(await hostA.getRun(scope, runId));
+    }));
+
+  it("answers a repeat of another host's signal as a duplicate from a host whose cached run is behind", () =>
+    withTwoHosts('stale_cache', async ({ hostA, hostB, scope, runId, database }) => {
+      const screened = await hostB.signal(scope, runId, walletAnswer(runId, 'screen_destination'));
+      expect(screened.applied).toBe(true);
+      // A's cached run still awaits the screening, so it takes the answer: its write finds
+      // the run moved on and writes nothing; read again, the answer is B's, recorded once.
+      const seen = await statementsOf(async () => {
+        const repeat = await hostA.signal(scope, runId, walletAnswer(runId, 'screen_destination'));
+        expect(repeat.applied).toBe(false);
+        expect(repeat.run).toEqual(screened.run);
+      });
+      expect(seen).toEqual([['write'], ['SELECT r.id,']]);
+      const confirmed = await database.transaction((sql) =>
+        sql.query<{ count: number }>(
+          `SELECT count(*)::integer AS count FROM "stale_cache".lifecycle_records
+           WHERE run_id = $1 AND record ->> 'type' = 'program_run.handoff.confirmed'`,
+          [runId],
+        ),
+      );
+      expect(confirmed.rows[0]?.count).toBe(1);
+    }));
 
   it("claims a party's jobs in one statement and settles each answer in one read and one write", () =>
     withFreshStore(async (store) => {
@@ -147,7 +192,8 @@ describe('a transition on a SQL store', () => {
       // claimed once the first call is over, while its answer is being written, so claims
       // and settles interleave; no transaction sends BEGIN.
       const claim = ['SELECT id,'];
-      const settle = ['SELECT r.id,', 'settle'];
+      // The runs are this host's own live runs: each settle takes its run from the cache.
+      const settle = ['settle'];
       expect(seen.filter((statements) => statements.includes('settle'))).toEqual([settle, settle]);
       const claims = seen.filter((statements) => !statements.includes('settle'));
       expect(claims.length).toBeGreaterThanOrEqual(2);

@@ -3,6 +3,7 @@ import type { CompiledScenario, RunEvent } from '@programrun/dsl';
 import type { EngineContext } from '../engine-context.js';
 import type { PendingFact } from '../lifecycle/build-records.js';
 import { FINAL_STATUSES } from '../runs/run-record.js';
+import { StoreError } from '../store/store-error.js';
 import type {
   HandoffJobSettle,
   RunForTransition,
@@ -53,6 +54,31 @@ export interface ApplyEventOptions {
   readonly span?: { readonly name: string; readonly describe: () => Attributes };
 }
 
+/**
+ * The conflict that has the unit of work read a cached run again (`RunForTransition.cached`):
+ * retried like a lost compare-and-swap, with the store's own read this time.
+ */
+const readAgain = (runId: string): StoreError =>
+  new StoreError(
+    'version_conflict',
+    `run ${runId} was taken from the store's cache; read it again`,
+  );
+
+/**
+ * The event `build` makes of the loaded run: a refusal it throws (a key the run never gave,
+ * an approver it does not expect) is only believed of a run the store read, not of one it
+ * had cached, which is read again instead.
+ */
+function eventFor(loaded: RunForTransition, build: () => RunEvent | null): RunEvent | null {
+  if (!loaded.cached) return build();
+  try {
+    return build();
+  } catch (error) {
+    if (error instanceof StoreError) throw error;
+    throw readAgain(loaded.run.id);
+  }
+}
+
 /** What caused an event, as the transition metrics count it. */
 const kindOf = (options: ApplyEventOptions): TransitionKind =>
   options.firedTimer ? 'timer' : options.settledJob === undefined ? 'signal' : 'handoff';
@@ -90,6 +116,7 @@ export async function applyEventTo(
   // Another host may have fired this timer since it was claimed (its lease ended):
   // a timer that is no longer pending is never applied twice.
   if (firedTimer && !loaded.pendingTimers.some((timer) => timer.id === firedTimer.id)) {
+    if (loaded.cached) throw readAgain(run.id);
     return { run, accepted: false, before: run };
   }
   if (!span) return transition(context, transaction, scope, loaded, buildEvent, options);
@@ -117,13 +144,19 @@ async function transition(
   const compiled = scenarioOfRun(context.catalogue, run);
   const now = context.clocks.nowWith(scope, loaded.testClock);
   if (!isStarted(run) && !FINAL_STATUSES.has(run.status) && options.onSuspended) {
+    if (loaded.cached) throw readAgain(run.id);
     const changed = await options.onSuspended(transaction, run, now.toISOString());
     return { run: changed, accepted: true, before: run };
   }
   const event =
-    FINAL_STATUSES.has(run.status) || !isStarted(run) ? null : buildEvent(run, now.toISOString());
+    FINAL_STATUSES.has(run.status) || !isStarted(run)
+      ? null
+      : eventFor(loaded, () => buildEvent(run, now.toISOString()));
   const result = event && isStarted(run) ? compiled.transition(run.snapshot, event) : null;
   if (!result?.accepted) {
+    // A run the store had cached may be behind: it is read again before anything is
+    // refused or settled on its account.
+    if (loaded.cached) throw readAgain(run.id);
     if (firedTimer) await tx.settleTimers([firedTimer.id], 'cancelled');
     return { run, accepted: false, before: run };
   }

@@ -10,6 +10,14 @@ export interface RunForTransition {
   readonly pendingTimers: readonly TimerRow[];
   /** The account's test clock; undefined in live or when the clock never moved. */
   readonly testClock: TestClockRow | undefined;
+  /**
+   * True when the store answered with no read, from the run as it last wrote and saw it
+   * committed (a SQL store's own live runs). Such a run may be behind another host's
+   * write: a write made from it still holds only if the run is at its version (the
+   * compare-and-swap), and the engine reads the run again (a `version_conflict` retry)
+   * rather than refuse an event on it.
+   */
+  readonly cached?: boolean;
 }
 
 /**

@@ -27,9 +27,14 @@ function scopeFilter(query: TimerQuery, params: unknown[]): string {
  * Durable timers. Settled timers are deleted (the lifecycle records keep the history), so
  * the partial indexes on pending timers stay as small as the work still to do. Claims
  * lock the rows they lease with `FOR UPDATE SKIP LOCKED`: hosts claiming at once split
- * the due timers and never wait for each other.
+ * the due timers and never wait for each other. `settled` hears of the runs whose timers
+ * `settleTimers` deleted.
  */
-export function timerTables(sql: SqlExecutor, schema: string): TimerTables {
+export function timerTables(
+  sql: SqlExecutor,
+  schema: string,
+  settled: (runIds: readonly string[]) => void = () => {},
+): TimerTables {
   return {
     async scheduleTimers(timers: readonly TimerRow[]) {
       if (timers.length === 0) return;
@@ -52,7 +57,12 @@ export function timerTables(sql: SqlExecutor, schema: string): TimerTables {
 
     async settleTimers(ids: readonly string[]) {
       if (ids.length === 0) return;
-      await sql.query(`DELETE FROM ${schema}.timers WHERE id = ANY($1::text[])`, [ids]);
+      // The runs are told of (`settled`): their pending timers changed with no write of theirs.
+      const { rows } = await sql.query<{ run_id: string }>(
+        `DELETE FROM ${schema}.timers WHERE id = ANY($1::text[]) RETURNING run_id`,
+        [ids],
+      );
+      settled(rows.map((row) => row.run_id));
     },
 
     async dueTimers(query: TimerQuery, now: string, limit: number) {
