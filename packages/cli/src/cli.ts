@@ -24,6 +24,7 @@ scenarios:
       [--dir scenarios] [--family <family>]
   upgrade check <from> <to>              prove runs of one version can move to the next
       [--migration <file>] [--scenarios <dir>] [--format text|json]
+  upgrade apply <from> <to> --account <id>           move stored runs to the new version
   upgrade status <scenario> --account <id>           runs of each version by status (drained?)
       [--env test|live] [--format text|json]
 
@@ -132,6 +133,11 @@ export async function runCli(
         return storeCommand('upgrade', output, async () => {
           const { upgradeStatusCommand } = await import('./commands/upgrade-status.js');
           await upgradeStatusCommand(rest.slice(1), output, openStore);
+        });
+      if (rest[0] === 'apply')
+        return runCommand(command, output, async () => {
+          const { upgradeApplyCommand } = await import('./commands/upgrade-apply.js');
+          return upgradeApplyCommand(rest.slice(1), output, openStore);
         });
       return runCommand(command, output, async () =>
         (await import('./commands/upgrade.js')).upgradeCommand(rest, output),

@@ -14,6 +14,7 @@ export type { Simulation, SimulationOptions } from './simulate/simulate-run.js';
 export { graphCommand } from './commands/graph.js';
 export { upgradeCommand, UPGRADE_USAGE } from './commands/upgrade.js';
 export { upgradeStatusCommand } from './commands/upgrade-status.js';
+export { upgradeApplyCommand } from './commands/upgrade-apply.js';
 export { checkCommand } from './commands/check.js';
 export type { ProgressStream } from './check/progress.js';
 export { newCommand } from './commands/new.js';

@@ -92,6 +92,19 @@ export function stringOption(
 }
 
 /**
+ * The environment `--env` names (`test` or `live`), or `fallback` when it is absent; any
+ * other value is a usage error.
+ */
+export function environmentOption(
+  values: OptionValues,
+  fallback: 'test' | 'live',
+): 'test' | 'live' {
+  const value = values.env ?? fallback;
+  if (value !== 'test' && value !== 'live') throw new UsageError('--env must be test or live');
+  return value;
+}
+
+/**
  * The values of a repeatable string option (`--reject a --reject b`); empty when absent.
  */
 export function listOption(values: OptionValues, name: string): string[] {

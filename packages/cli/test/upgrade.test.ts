@@ -48,8 +48,13 @@ describe('programrun upgrade check', () => {
     expect(result.stdout).toMatch(
       /bank-payout@v2\.yaml:184:5: upgrade_invariant_violated invariant "held_screened_released_before_payout" breaks for runs waiting at "execute_payout" \(payout_limits → .* → execute_payout\): "execute_payout" has started and "rescreen_gate" has not completed on every path to it\n/,
     );
+    // Runs whose payout was sent (waiting for its confirmation, or at its gate) broke it too.
+    expect(result.stdout).toContain('  confirm_credit      → confirm_credit  UNSAFE');
+    expect(result.stdout).toMatch(
+      /breaks for runs waiting at "credit_gate" \(.*\): "execute_payout" may have completed before "rescreen_gate" completed, on a path to it\n/,
+    );
     expect(result.stderr).toBe(
-      'programrun upgrade: unsafe: 1 problem(s) in 1 of 10 waiting states\n',
+      'programrun upgrade: unsafe: 3 problem(s) in 3 of 10 waiting states\n',
     );
   });
 

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkUpgrade, formatProblem, type UpgradeFile } from '../src/index.js';
+import { catalogueUpgrades } from './fixtures/upgrades/catalogue-upgrades.js';
 
 const read = (url: URL): string => readFileSync(url, 'utf8');
 const V1_FILE = 'scenarios/bank-payout@v1.yaml';
@@ -47,8 +48,8 @@ describe('checkUpgrade', () => {
       ['submit_instruction', 'submit_instruction'],
       ['release_approval', 'release_approval'],
       ['execute_payout', true],
-      ['confirm_credit', 'confirm_credit'],
-      ['credit_gate', 'credit_gate'],
+      ['confirm_credit', true],
+      ['credit_gate', true],
     ]);
   });
 
@@ -198,6 +199,13 @@ describe('checkUpgrade', () => {
       says: 'the migration moves v2 to v3, not v1 to v2',
     },
     {
+      name: 'a migration that keeps only the payout step moves runs whose payout was sent, screened once',
+      migration: `${MIGRATION_HEAD}stay: [execute_payout]\n`,
+      code: 'upgrade_invariant_violated',
+      at: 'scenarios/bank-payout@v2.yaml:184:5',
+      says: 'breaks for runs waiting at "confirm_credit" (payout_limits → hold_funds → hold_gate → screen_beneficiary → verify_payee → screening_gate → submit_instruction → release_approval → select_rail → execute_payout → confirm_credit): "execute_payout" may have completed before "rescreen_gate" completed, on a path to it',
+    },
+    {
       name: 'a migration with a field it does not know',
       to: v1AsV2(),
       migration: `${MIGRATION_HEAD}stays: [execute_payout]\n`,
@@ -236,85 +244,10 @@ describe('checkUpgrade', () => {
 });
 
 describe('checkUpgrade on realistic v2s of the catalogue', () => {
-  const catalogue = (id: string): string =>
-    read(new URL(`../../../scenarios/${id}.yaml`, import.meta.url));
-  const cases: {
-    id: string;
-    change: string;
-    edits: [string, string][];
-    renameAll?: [string, string];
-    migration?: string;
-  }[] = [
-    {
-      id: 'wallet-delivery',
-      change: 'a longer release expiry',
-      edits: [['        expires: PT4H\n', '        expires: PT8H\n']],
-    },
-    {
-      id: 'qr-merchant-settlement',
-      change: 'a renamed record step',
-      edits: [],
-      renameAll: ['resolve_settlement_boundary', 'resolve_settlement'],
-      migration: 'renames:\n  steps:\n    resolve_settlement_boundary: resolve_settlement\n',
-    },
-    {
-      id: 'sukuk-servicing',
-      change: 'a split stage',
-      edits: [
-        [
-          '      - id: snapshot_gate\n',
-          '  - id: entitlements\n    title: Entitlements\n    steps:\n      - id: snapshot_gate\n',
-        ],
-      ],
-    },
-    {
-      id: 'bridge-routing',
-      change: 'a new route alternative',
-      edits: [
-        [
-          '        on_no_route: fault\n',
-          [
-            '          - id: wrapped_above_depth',
-            '            title: Lock-and-mint above the vault cap, reviewed',
-            '            when: has(inputs.accept_wrapped) && inputs.accept_wrapped',
-            '            reason: A recipient that accepts a wrapped token above the vault cap.',
-            '            next: lock_on_source',
-            '        on_no_route: fault',
-            '',
-          ].join('\n'),
-        ],
-      ],
-    },
-    {
-      id: 'reserve-usd-cycle',
-      change: 'a longer mint authorisation expiry',
-      edits: [
-        [
-          '        maker_checker: true\n        expires: P1D\n        on_reject: compensate\n        on_timeout: compensate\n      - id: mint_tokens',
-          '        maker_checker: true\n        expires: P2D\n        on_reject: compensate\n        on_timeout: compensate\n      - id: mint_tokens',
-        ],
-      ],
-    },
-    {
-      id: 'treasury-conversion',
-      change: 'a longer settlement timeout',
-      edits: [['        timeout: PT15M\n', '        timeout: PT30M\n']],
-    },
-  ];
-
-  it.each(cases.map((entry) => [entry.id, entry.change, entry] as const))(
+  it.each(catalogueUpgrades().map((entry) => [entry.id, entry.change, entry] as const))(
     '%s@v1 → v2 with %s is safe',
-    (id, _change, { edits, renameAll, migration: renames }) => {
-      const v1Text = catalogue(`${id}@v1`);
-      const renamed = renameAll ? v1Text.replaceAll(renameAll[0], renameAll[1]) : v1Text;
-      const v2Text = edited(renamed, ['version: v1', 'version: v2'], ...edits);
-      const report = checkUpgrade(
-        { text: v1Text, file: `scenarios/${id}@v1.yaml` },
-        { text: v2Text, file: `scenarios/${id}@v2.yaml` },
-        renames === undefined
-          ? undefined
-          : { text: `scenario: ${id}\nfrom: v1\nto: v2\n${renames}`, file: `${id}@v1-to-v2.yaml` },
-      );
+    (_id, _change, { from, to, migration: renames }) => {
+      const report = checkUpgrade(from, to, renames);
       expect(report.problems.map(formatProblem)).toEqual([]);
       expect(report.states.length).toBeGreaterThan(0);
     },

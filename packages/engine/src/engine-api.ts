@@ -1,3 +1,4 @@
+import type { UpgradeRunsOptions, UpgradeRunsResult } from './upgrades/upgrade-runs.js';
 import type { RunEnvironment } from '@programrun/dsl';
 import type { DsseEnvelope, Jwks } from '@programrun/evidence';
 import type { IssuerActivations } from './activation/activations.js';
@@ -167,6 +168,23 @@ export interface Engine {
    * ```
    */
   partners(scope: Scope): Promise<PartnerStatus[]>;
+  /**
+   * Moves the scope's stored runs of `report.from` to `report.to` by the proof `report`
+   * (`checkUpgrade` of the two scenario files this engine loads, with the migration): one
+   * transaction per run, each run moved whole (snapshot rebuilt on the new version at the
+   * mapped step, a `program_run.upgraded` record in its hash chain, timers kept) or left
+   * as it was. Runs at a step the proof found unsafe, or that the migration keeps, stay and
+   * are listed with the reason; `dryRun` moves none. A proof of other files than the
+   * engine loads is refused (`upgrade_not_proven`).
+   *
+   * @example
+   * ```ts
+   * const report = checkUpgrade(v1File, v2File, migrationFile);
+   * const result = await engine.upgradeRuns({ account: 'acct_demo', environment: 'live' }, { report, dryRun: true });
+   * result.counts.would_upgrade; // runs that would move
+   * ```
+   */
+  upgradeRuns(scope: Scope, options: UpgradeRunsOptions): Promise<UpgradeRunsResult>;
   /** Current time of a scope: the live clock, or the account's test clock. */
   now(scope: Scope): Promise<Date>;
   /**

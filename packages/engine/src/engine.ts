@@ -1,3 +1,4 @@
+import { upgradeRuns } from './upgrades/upgrade-runs.js';
 import { createEngineMetrics } from './telemetry/engine-metrics.js';
 import { createTelemetry } from './telemetry/telemetry.js';
 import { createBackgroundWorkers } from './health/background-workers.js';
@@ -163,6 +164,7 @@ export function createEngine(options: EngineOptions): Engine {
     runDueHandoffs: (environment) => runDueHandoffs(context, environment),
     startHandoffWorkers: (workerOptions) => startHandoffWorkers(context, workerOptions),
     partners: (scope) => partnerStatuses(context, scope),
+    upgradeRuns: (scope, upgradeOptions) => upgradeRuns(context, scope, upgradeOptions),
     now: (scope) => transactions.run(({ tx }) => context.clocks.now(tx, scope)),
     watchRun: (scope, runId, listener) => context.runChanges.watch(scope, runId, listener),
     readiness: createReadiness(options.store, context.background),

@@ -40,7 +40,8 @@ export type EngineErrorCode =
   | 'webhook_endpoint_url_limit'
   | 'webhook_endpoint_disabled'
   | 'no_webhook_endpoints'
-  | 'event_not_found';
+  | 'event_not_found'
+  | 'upgrade_not_proven';
 
 /**
  * An error the engine throws on purpose, with a stable code and, for input problems,

@@ -149,6 +149,8 @@ export type { Signal, ApprovalSignal, HandoffSignal, CancelSignal } from './sign
 export { FINAL_STATUSES, RUN_STATUSES } from './runs/run-record.js';
 export type {
   RunRecord,
+  RunUpgradeRecord,
+  ScenarioVersion,
   RunStatus,
   AwaitingRecord,
   AwaitingDecision,
@@ -237,3 +239,5 @@ export { ATTRIBUTES } from './telemetry/attributes.js';
 export { METRIC_NAMES } from './telemetry/engine-metrics.js';
 export type { BackgroundWorker, BackgroundWorkers } from './health/background-workers.js';
 export type { Readiness, ReadinessChecks, ReadinessOptions } from './health/readiness.js';
+export type { UpgradeRunsOptions, UpgradeRunsResult } from './upgrades/upgrade-runs.js';
+export type { RunUpgrade } from './upgrades/upgrade-run.js';

@@ -2,7 +2,7 @@
 // of docs/reference/events.md and the corpus the event schema tests check.
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { compile, type CompiledScenario } from '@programrun/dsl';
+import { checkUpgrade, compile, type CompiledScenario } from '@programrun/dsl';
 import { loadCatalogue } from '@programrun/dsl/node';
 import {
   createEngine,
@@ -318,6 +318,48 @@ export const ENDPOINT_DISABLED_EXAMPLE: WebhookEvent = {
 };
 
 /**
+ * A test run of `bank-payout@v1` waiting at its funds hold, moved to the `v2` of the
+ * upgrading guide (it screens the beneficiary again before the payout) by
+ * `engine.upgradeRuns`: the only way `program_run.upgraded` happens.
+ *
+ * @example
+ * ```ts
+ * const trace = await upgradeTrace(); // created, …, handoff.requested, upgraded
+ * ```
+ */
+export async function upgradeTrace(): Promise<EventTrace> {
+  const fixtures = new URL('../../dsl/test/fixtures/upgrades/', import.meta.url);
+  const read = async (url: URL, file: string) => ({ text: await readFile(url, 'utf8'), file });
+  const from = await read(new URL('bank-payout@v1.yaml', SCENARIOS), 'bank-payout@v1.yaml');
+  const to = await read(new URL('bank-payout@v2.yaml', fixtures), 'bank-payout@v2.yaml');
+  const migration = await read(
+    new URL('bank-payout@v1-to-v2.yaml', fixtures),
+    'bank-payout@v1-to-v2.yaml',
+  );
+  const [v1, v2] = [from, to].map(({ text, file }) => compile(text, { file })) as [
+    CompiledScenario,
+    CompiledScenario,
+  ];
+  const clock = createVirtualClock('2026-06-01T08:00:00.000Z');
+  const engine = createEngine({
+    store: createMemoryStore(),
+    scenarios: [v1, v2],
+    clock,
+    testClock: createVirtualClock('2026-06-01T08:00:00.000Z'),
+    ids: seededIds('upgrade'),
+  });
+  const scope = { account: 'acct_payouts', environment: 'test' } as const;
+  const { run } = await engine.createRun(scope, {
+    scenario_id: v1.id,
+    inputs: v1.definition.example_inputs,
+  });
+  await engine.upgradeRuns(scope, { report: checkUpgrade(from, to, migration) });
+  const upgraded = await engine.getRun(scope, run.id);
+  const records = await engine.listEvents(scope, run.id, { limit: 1000 });
+  return { label: `${v1.id} → ${v2.id}`, events: eventsOf(upgraded, records) };
+}
+
+/**
  * One example event per type: the first that real runs produce (public demo happy path
  * first), the illustrative `handoff.attempted` and account-level events, nothing for a
  * type no run produced.
@@ -334,6 +376,7 @@ export async function collectEventExamples(): Promise<Partial<Record<EventType, 
     await skippedStepTrace(),
     await activationTrace(),
     await connectorTrace(),
+    await upgradeTrace(),
   ];
   const known = new Set<string>(EVENT_TYPES);
   for (const trace of traces) {

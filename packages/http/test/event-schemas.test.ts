@@ -31,6 +31,7 @@ import {
   eventsOf,
   HANDOFF_ATTEMPTED_EXAMPLE,
   skippedStepTrace,
+  upgradeTrace,
   type EventTrace,
 } from '../scripts/event-traces.js';
 
@@ -125,6 +126,7 @@ describe('events of real runs match their schemas', () => {
       await skippedStepTrace(),
       await activationTrace(),
       await connectorTrace(),
+      await upgradeTrace(),
     ];
   });
 

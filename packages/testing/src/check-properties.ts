@@ -8,6 +8,7 @@ import type { Trace } from './run-trace.js';
 import { staleAnswerViolations } from './stale-answers.js';
 import { stuckStateViolations } from './stuck-states.js';
 import { terminationViolations } from './termination.js';
+import { recordsUnderCurrentIds } from './upgraded-records.js';
 
 /**
  * What each property promises, in a sentence.
@@ -42,7 +43,9 @@ export type TraceCheck = (compiled: CompiledScenario, trace: Trace, jwks: Jwks) 
 
 /**
  * The check of each property judged on a single trace (every property but
- * `inputs-valid`, `near-miss-refused` and `determinism`).
+ * `inputs-valid`, `near-miss-refused` and `determinism`). Invariants and termination read
+ * an upgraded run's records with each step under its current id (`recordsUnderCurrentIds`);
+ * the evidence check reads them as signed.
  *
  * @example
  * ```ts
@@ -50,9 +53,11 @@ export type TraceCheck = (compiled: CompiledScenario, trace: Trace, jwks: Jwks) 
  * ```
  */
 export const TRACE_CHECKS: Readonly<Partial<Record<PropertyName, TraceCheck>>> = {
-  termination: (compiled, trace) => terminationViolations(compiled, trace),
+  termination: (compiled, trace) =>
+    terminationViolations(compiled, { ...trace, records: recordsUnderCurrentIds(trace.records) }),
   'no-stuck-states': (_compiled, trace) => stuckStateViolations(trace),
-  invariants: (compiled, trace) => invariantViolations(compiled, trace.records, trace.run.status),
+  invariants: (compiled, trace) =>
+    invariantViolations(compiled, recordsUnderCurrentIds(trace.records), trace.run.status),
   'stale-answers-refused': (_compiled, trace) => staleAnswerViolations(trace),
   'money-conservation': (compiled, trace) => moneyConservationViolations(compiled, trace),
   evidence: (_compiled, trace, jwks) => evidenceViolations(trace, jwks),

@@ -12,7 +12,7 @@ export type { PartnerOutcome, PlanAction, SignalPlan } from './signal-plan.js';
 export { lateAnswer, outOfOrderAnswer, requestedHandoff } from './partner-answers.js';
 export type { RequestedHandoff } from './partner-answers.js';
 export { runTrace, happyPathPlan } from './run-trace.js';
-export type { RunTraceOptions, Trace } from './run-trace.js';
+export type { RunTraceOptions, Trace, TraceUpgrade } from './run-trace.js';
 export { timelineRecord } from './timeline.js';
 export type { TimelineEntry, TimelineRecord } from './timeline.js';
 export { formatTimeline } from './format-timeline.js';
@@ -79,3 +79,4 @@ export {
   HAPPY_GOLDEN_PATH,
 } from './golden-events.js';
 export type { GoldenPath, GoldenSequence, GoldenStatus, GoldenStep } from './golden-events.js';
+export { recordsUnderCurrentIds } from './upgraded-records.js';

@@ -1,4 +1,4 @@
-import type { CompiledScenario } from '@programrun/dsl';
+import type { CompiledScenario, UpgradeReport } from '@programrun/dsl';
 import {
   createEngine,
   createMemoryStore,
@@ -42,6 +42,21 @@ export interface Trace {
   readonly drainRounds: number;
   /** The exported evidence envelope, when `evidenceKeys` were given. */
   readonly evidence: DsseEnvelope | null;
+  /**
+   * The step the run waited at after each number of plan actions (index 0: once created,
+   * index k: after the k-th action), null when it waited for nothing.
+   */
+  readonly awaitedAfterActions: readonly (string | null)[];
+}
+
+/** A move of the run to another version of its scenario partway through the plan. */
+export interface TraceUpgrade {
+  /** How many of the plan's actions run first (0: right after the create). */
+  readonly afterActions: number;
+  /** The version moved to; the rest of the plan and the drain run on it. */
+  readonly to: CompiledScenario;
+  /** The proof (`checkUpgrade` of the two versions) the move goes by. */
+  readonly report: UpgradeReport;
 }
 
 /** Options of {@link runTrace}. */
@@ -55,6 +70,11 @@ export interface RunTraceOptions {
   readonly evidenceKeys?: EvidenceKeySet;
   /** Keep the machine context of each timeline entry (money legs read it). @default true */
   readonly contexts?: boolean;
+  /**
+   * Move the run to a new version after some of the plan's actions (`engine.upgradeRuns`,
+   * logged `upgrade to <id>: <outcome>`); the trace is then of the new version.
+   */
+  readonly upgrade?: TraceUpgrade;
 }
 
 const SCOPE: Scope = { account: 'acct_property', environment: 'test' };
@@ -117,7 +137,7 @@ export async function runTrace(
   const session = keys ? `session-${seed}` : undefined;
   const engine = createEngine({
     store: createMemoryStore(),
-    scenarios: [compiled],
+    scenarios: options.upgrade ? [compiled, options.upgrade.to] : [compiled],
     testClock: createVirtualClock('2026-06-01T08:00:00.000Z'),
     ids: seededIds(seed),
     sandbox: plan.partnersAnswer ? {} : { responseDelayMs: 10 * 365 * 24 * 3600 * 1000 },
@@ -136,7 +156,9 @@ export async function runTrace(
   let lastSequence = 0;
   let phase: TimelineEntry['phase'] = 'create';
   let lastSignal: Signal | undefined;
-  const steps = [...compiled.graph.steps.keys()];
+  // The version the run is on: `compiled`, or the one it was upgraded to.
+  let current = compiled;
+  let steps = [...compiled.graph.steps.keys()];
 
   type Happening = Pick<TimelineEntry, 'action' | 'stale' | 'outcome' | 'code'>;
   /** Appends the timeline entry of what just happened, reading what it changed. */
@@ -197,13 +219,13 @@ export async function runTrace(
 
   /** What the step's simulated partner would answer now (`{}` when it cannot be computed). */
   const simulatedData = async (step: string): Promise<JsonObject> => {
-    const definition = compiled.graph.steps.get(step)?.definition;
+    const definition = current.graph.steps.get(step)?.definition;
     const fields = definition?.kind === 'handoff' ? definition.simulation?.data : undefined;
     if (fields === undefined) return {};
     const stored = await engine.unitOfWork(SCOPE, ({ tx }) => tx.getRun(SCOPE, run.id));
     const context = stored?.snapshot?.context;
     if (context === undefined) return {};
-    const result = compiled.evaluator.fields(fields, context);
+    const result = current.evaluator.fields(fields, context);
     return result.ok ? (result.value as JsonObject) : {};
   };
 
@@ -318,7 +340,7 @@ export async function runTrace(
         return stale(lateAnswer(requested, awaiting, action.outcome), 'late', 'late answer');
       case 'out_of_order':
         return stale(
-          outOfOrderAnswer(compiled, requested, awaiting, action.variant, action.outcome),
+          outOfOrderAnswer(current, requested, awaiting, action.variant, action.outcome),
           'out_of_order',
           action.variant === 'other_step'
             ? 'out-of-order answer for another step'
@@ -328,8 +350,31 @@ export async function runTrace(
   };
 
   await observe({ action: 'create run', stale: false, outcome: 'applied', code: null }, now, null);
+  /** Moves the run to the upgrade's version, by its proof. */
+  const upgrade = async ({ to, report }: TraceUpgrade): Promise<void> => {
+    const at = now;
+    const waited = run.awaiting;
+    const result = await engine.upgradeRuns(SCOPE, { report });
+    const moved = result.runs.find((entry) => entry.run_id === run.id);
+    log.push(`upgrade to ${to.id}: ${moved?.outcome ?? 'not listed'}`);
+    if (moved?.outcome === 'upgraded') {
+      current = to;
+      steps = [...to.graph.steps.keys()];
+    }
+    run = await engine.getRun(SCOPE, run.id);
+    const outcome = moved?.outcome === 'upgraded' ? 'applied' : 'none';
+    await observe({ action: `upgrade to ${to.id}`, stale: false, outcome, code: null }, at, waited);
+  };
+
   phase = 'plan';
-  for (const action of plan.actions) await apply(action);
+  const awaitedAfterActions: (string | null)[] = [run.awaiting?.step ?? null];
+  for (const [index, action] of plan.actions.entries()) {
+    if (options.upgrade?.afterActions === index) await upgrade(options.upgrade);
+    await apply(action);
+    awaitedAfterActions.push(run.awaiting?.step ?? null);
+  }
+  if (options.upgrade && options.upgrade.afterActions >= plan.actions.length)
+    await upgrade(options.upgrade);
   phase = 'drain';
   if (plan.drain === 'happy' || plan.drain === 'answer') {
     for (let round = 0; round < drainRounds && !FINAL_STATUSES.has(run.status); round += 1) {
@@ -355,7 +400,7 @@ export async function runTrace(
   }
   const records = await engine.listEvents(SCOPE, run.id, { limit: 100_000 });
   return {
-    scenario: compiled.id,
+    scenario: current.id,
     inputs,
     plan,
     seed,
@@ -366,6 +411,7 @@ export async function runTrace(
     terminated: FINAL_STATUSES.has(run.status),
     drainRounds,
     evidence,
+    awaitedAfterActions,
   };
 }
 

@@ -1,5 +1,5 @@
 import { FINAL_STATUSES, RUN_STATUSES, type RunStatus, type Scope } from '@programrun/engine';
-import { parseOptions, requireOption, stringOption } from '../parse-options.js';
+import { environmentOption, parseOptions, requireOption } from '../parse-options.js';
 import type { StoreOpener } from '../store/open-store.js';
 import { UsageError } from '../usage-error.js';
 import { formatOption } from './validate.js';
@@ -46,10 +46,10 @@ export async function upgradeStatusCommand(
   if (name === undefined)
     throw new UsageError(`"${positionals[0]}" is not a scenario name or id such as bank-payout@v1`);
   const format = formatOption(values.format, ['text', 'json']);
-  const environment = stringOption(values, 'env') ?? 'live';
-  if (environment !== 'test' && environment !== 'live')
-    throw new UsageError('--env must be test or live');
-  const scope: Scope = { account: requireOption(values, 'account'), environment };
+  const scope: Scope = {
+    account: requireOption(values, 'account'),
+    environment: environmentOption(values, 'live'),
+  };
   const opened = await openStore();
   const counts = new Map<string, Map<RunStatus, number>>();
   try {

@@ -1,8 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { checkUpgrade, formatProblem, type UpgradeFile } from '@programrun/dsl';
+import { checkUpgrade, formatProblem, type UpgradeFile, type UpgradeReport } from '@programrun/dsl';
 import { CommandFailure } from '../command.js';
-import { parseOptions, stringOption } from '../parse-options.js';
+import { parseOptions, stringOption, type OptionValues } from '../parse-options.js';
 import { UsageError } from '../usage-error.js';
 import { formatOption } from './validate.js';
 import { EXIT, type Output } from './verify.js';
@@ -10,6 +10,8 @@ import { EXIT, type Output } from './verify.js';
 /** `programrun upgrade` usage. */
 export const UPGRADE_USAGE = `usage:
   programrun upgrade check <from> <to> [--migration <file>] [--scenarios <dir>] [--format text|json]
+  programrun upgrade apply <from> <to> --account <id> [--env test|live] [--migration <file>]
+      [--scenarios <dir>] [--dry-run] [--status <status>] [--stage <stage>] [--format text|json]
   programrun upgrade status <scenario> --account <id> [--env test|live] [--format text|json]`;
 
 const SCENARIO_ID = /^[a-z][a-z0-9-]{0,62}@v[1-9][0-9]*$/;
@@ -40,6 +42,40 @@ async function besideMigration(fromFile: string, toFile: string): Promise<string
   return (await stat(file).catch(() => undefined))?.isFile() ? file : undefined;
 }
 
+/** The files an upgrade is between, read, and the proof of it. */
+export interface UpgradeProof {
+  readonly report: UpgradeReport;
+  readonly from: UpgradeFile;
+  readonly to: UpgradeFile;
+  readonly fromFile: string;
+  readonly toFile: string;
+  readonly migrationFile: string | undefined;
+}
+
+/**
+ * `checkUpgrade` of `<from>` and `<to>` (files, or ids found in `--scenarios`, default
+ * `scenarios`) with the migration of `--migration`, else the one beside `<to>`.
+ */
+export async function upgradeProof(
+  fromName: string,
+  toName: string,
+  values: OptionValues,
+): Promise<UpgradeProof> {
+  const directory = stringOption(values, 'scenarios') ?? 'scenarios';
+  const fromFile = scenarioFile(fromName, directory);
+  const toFile = scenarioFile(toName, directory);
+  const migrationFile =
+    stringOption(values, 'migration') ?? (await besideMigration(fromFile, toFile));
+  const from = await readNamed(fromFile);
+  const to = await readNamed(toFile);
+  const report = checkUpgrade(
+    from,
+    to,
+    migrationFile === undefined ? undefined : await readNamed(migrationFile),
+  );
+  return { report, from, to, fromFile, toFile, migrationFile };
+}
+
 /**
  * `programrun upgrade check <from> <to>`: proves that the runs of `from` can move to `to`
  * (`checkUpgrade`), each a scenario file or an id found in `--scenarios` (default
@@ -67,16 +103,7 @@ export async function upgradeCommand(argv: readonly string[], output: Output): P
   if (action !== 'check' || fromName === undefined || toName === undefined || extra.length > 0)
     throw new UsageError(UPGRADE_USAGE);
   const format = formatOption(values.format, ['text', 'json']);
-  const directory = stringOption(values, 'scenarios') ?? 'scenarios';
-  const fromFile = scenarioFile(fromName, directory);
-  const toFile = scenarioFile(toName, directory);
-  const migrationFile =
-    stringOption(values, 'migration') ?? (await besideMigration(fromFile, toFile));
-  const report = checkUpgrade(
-    await readNamed(fromFile),
-    await readNamed(toFile),
-    migrationFile === undefined ? undefined : await readNamed(migrationFile),
-  );
+  const { report, migrationFile, fromFile, toFile } = await upgradeProof(fromName, toName, values);
   if (format === 'json') {
     output.out(JSON.stringify({ ...report, migration: migrationFile ?? null }, null, 2));
   } else {

@@ -1,6 +1,9 @@
 // Whether the runs of one scenario version can move to the next: the files loaded, the
 // migration read, and for each step of the old version a run can wait at, where its runs go
 // and what that must not break (state-obligations.ts).
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import type { Sha256Digest } from '@programrun/evidence';
 import { describePath, findPath } from '../graph/flow-graph.js';
 import { loadScenario } from '../load-scenario.js';
 import { sortProblems, type Problem, type ProblemCode } from '../problem.js';
@@ -36,6 +39,13 @@ export interface UpgradeReport {
   /** `<scenario>@<version>` of each side, when it loaded. */
   readonly from?: string;
   readonly to?: string;
+  /** The digest of each side, when it loaded: what an upgrade of stored runs checks it has. */
+  readonly fromDigest?: Sha256Digest;
+  readonly toDigest?: Sha256Digest;
+  /** Old step id → new step id, for steps that only changed name (the migration's). */
+  readonly renames: Readonly<Record<string, string>>;
+  /** The sha-256 of the migration file's text; null without one. */
+  readonly migrationDigest: Sha256Digest | null;
   /** Each waiting step of the old version a run can reach, in flow order. */
   readonly states: readonly UpgradeState[];
   /** Every problem: the files' load problems, then each state's, sorted by file and line. */
@@ -75,6 +85,8 @@ export function checkUpgrade(
     return {
       ok: false,
       states: [],
+      renames: {},
+      migrationDigest: migrationFile ? textDigest(migrationFile.text) : null,
       problems: sortProblems([
         ...loadProblems,
         ...(migration?.ok === false ? migration.problems : []),
@@ -93,10 +105,18 @@ export function checkUpgrade(
     ok: problems.length === 0,
     from: from!.scenario.id,
     to: to!.scenario.id,
+    fromDigest: from!.scenario.digest,
+    toDigest: to!.scenario.digest,
+    renames: { ...(definition?.renames.steps ?? {}) },
+    migrationDigest: migrationFile ? textDigest(migrationFile.text) : null,
     states,
     problems: sortProblems(problems),
   };
 }
+
+/** `sha256:` and the hex sha-256 of a file's UTF-8 text. */
+const textDigest = (text: string): Sha256Digest =>
+  `sha256:${bytesToHex(sha256(new TextEncoder().encode(text)))}`;
 
 /** The migration file parsed, or its problems. */
 function parseMigration(

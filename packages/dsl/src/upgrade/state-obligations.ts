@@ -193,6 +193,21 @@ function changedLegs(context: StateContext): Problem[] {
   return problems;
 }
 
+/**
+ * Whether the old version proves that its step `needed` completes before `then` starts
+ * (a precedence invariant of its own naming both, under their new ids): then every run
+ * of it that completed `then` had completed `needed` first.
+ */
+function provenBefore(context: StateContext, then: string, needed: string): boolean {
+  const { from, renamed } = context;
+  return from.scenario.definition.invariants.some(
+    (invariant) =>
+      'then' in invariant &&
+      invariant.then.some((step) => renamed(step) === then) &&
+      invariant.before.some((step) => renamed(step) === needed),
+  );
+}
+
 /** How the new version's invariant breaks for runs moved from the state, if it does. */
 function brokenInvariant(
   context: StateContext,
@@ -216,6 +231,14 @@ function brokenInvariant(
     for (const then of invariant.then)
       for (const needed of invariant.before) {
         if (always.has(needed)) continue;
+        // Done already: on a path that completed `then`, `needed` came first only if the
+        // old version had it and proved the same precedence.
+        if (sometimes.has(then) && !provenBefore(context, then, needed)) {
+          problems.push(
+            at(`"${then}" may have completed before "${needed}" completed, on a path to it`),
+          );
+          continue;
+        }
         if (then === target) {
           problems.push(
             at(`"${then}" has started and "${needed}" has not completed on every path to it`),

@@ -7,7 +7,11 @@ import { buildRecords, type PendingFact } from '../lifecycle/build-records.js';
 import type { LifecycleRecord } from '../lifecycle/lifecycle-record.js';
 import type { DeliveryWakeup } from '../outbox/delivery-wakeup.js';
 import { buildRunRecord, statusOf } from '../runs/build-run-record.js';
-import { FINAL_STATUSES, type ActivationPosture } from '../runs/run-record.js';
+import {
+  FINAL_STATUSES,
+  type ActivationPosture,
+  type RunUpgradeRecord,
+} from '../runs/run-record.js';
 import { advanceStages, initialStages } from '../runs/stage-progress.js';
 import type {
   HandoffJobRow,
@@ -48,6 +52,16 @@ export interface CommitTransitionInput {
   readonly firedTimerId?: string;
   /** The run's pending timers when the caller already read them in this transaction. */
   readonly pendingTimers?: readonly TimerRow[];
+  /**
+   * Timers planned besides the machine's: an upgraded run's pending timers under the new
+   * step's ids, deadlines unchanged (scheduled when the run awaits their step and attempt).
+   */
+  readonly carriedTimers?: readonly TimerRow[];
+  /**
+   * The upgrade this transition is (its record's sequence is filled in): kept in the run
+   * record's `upgrades`.
+   */
+  readonly upgrade?: Omit<RunUpgradeRecord, 'sequence'>;
   readonly sandbox: SandboxOptions;
   /** Which live parties have connectors, and who to wake once a live job is queued. */
   readonly handoffs: HandoffSettings;
@@ -124,7 +138,7 @@ export async function commitTransition(
   );
   const timers = reconcileTimers({
     existing: input.pendingTimers ?? (previous ? await tx.pendingTimers(runId) : []),
-    planned: plan.timers,
+    planned: input.carriedTimers ? [...plan.timers, ...input.carriedTimers] : plan.timers,
     awaiting: result.state.awaiting,
     firedTimerId: input.firedTimerId,
   });
@@ -151,6 +165,9 @@ export async function commitTransition(
     updatedAt: nowIso,
     previous: previous?.record ?? null,
     ...(input.activation ? { activation: input.activation } : {}),
+    ...(input.upgrade && records[0]
+      ? { upgrade: { ...input.upgrade, sequence: records[0].sequence } }
+      : {}),
   });
   const run: StoredRun = {
     id: runId,

@@ -10,7 +10,7 @@ import type { Transaction } from './transaction.js';
  * cancel, an issuer activation), a timer, or a connector's (or the sandbox's) answer applied
  * by a handoff job.
  */
-export type TransitionKind = 'create' | 'signal' | 'timer' | 'handoff';
+export type TransitionKind = 'create' | 'signal' | 'timer' | 'handoff' | 'upgrade';
 
 /** One committed change of a run, as the metrics count it. */
 export interface CountedTransition {

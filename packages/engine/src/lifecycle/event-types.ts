@@ -54,6 +54,8 @@ export const LIFECYCLE_EVENT_TYPES = {
   'program_run.completed': 'The run reached its result.',
   'program_run.faulted': 'The run ended in a fault: data says which step and why.',
   'program_run.cancelled': 'The run was cancelled.',
+  'program_run.upgraded':
+    "The run moved to a new version of its scenario (`engine.upgradeRuns`) while it waited: data holds both versions with their digests, the step it waited at and the one it waits at now, the renamed steps and the migration file's digest. Records after it follow the new version.",
   'program_run.evidence.sealed':
     'The run reached a final status: its history is complete and this is its last record; evidence exported from now on is final.',
 } as const;

@@ -8,6 +8,7 @@ import type {
   AwaitingRecord,
   RunRecord,
   RunStatus,
+  RunUpgradeRecord,
   StageRecord,
 } from './run-record.js';
 
@@ -29,6 +30,8 @@ export interface RunRecordInput {
   readonly previous: RunRecord | null;
   /** The activation posture; carried over from `previous` when absent. */
   readonly activation?: ActivationPosture;
+  /** The upgrade this transition is, added to `previous`'s upgrades. */
+  readonly upgrade?: RunUpgradeRecord;
 }
 
 /** The run status of a machine state: `waiting` whenever something is awaited. */
@@ -124,5 +127,13 @@ export function buildRunRecord(input: RunRecordInput): RunRecord {
     created_at: input.createdAt,
     updated_at: input.updatedAt,
     completed_at: final ? (input.previous?.completed_at ?? input.updatedAt) : null,
+    ...upgradesOf(input),
   };
+}
+
+/** The run's upgrades, when it had any: `previous`'s, and this transition's. */
+function upgradesOf(input: RunRecordInput): { upgrades?: readonly RunUpgradeRecord[] } {
+  const earlier = input.previous?.upgrades ?? [];
+  const upgrades = input.upgrade ? [...earlier, input.upgrade] : earlier;
+  return upgrades.length === 0 ? {} : { upgrades };
 }

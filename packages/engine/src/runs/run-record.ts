@@ -168,6 +168,24 @@ export interface OutcomeRecord {
   readonly message: string | null;
 }
 
+/** A version of a scenario, as an upgrade names each side. */
+export interface ScenarioVersion {
+  readonly scenario_id: string;
+  readonly scenario_digest: Sha256Digest;
+}
+
+/** One move of a waiting run to a new version of its scenario (`engine.upgradeRuns`). */
+export interface RunUpgradeRecord {
+  /** The sequence of its `program_run.upgraded` record: earlier records are of `from`. */
+  readonly sequence: number;
+  readonly upgraded_at: string;
+  readonly from: ScenarioVersion;
+  readonly to: ScenarioVersion;
+  /** The old version's step the run waited at, and the new version's it waits at since. */
+  readonly state: string;
+  readonly maps_to: string;
+}
+
 /** The `program_run` object: the HTTP representation of a run. */
 export interface RunRecord {
   readonly object: 'program_run';
@@ -189,4 +207,6 @@ export interface RunRecord {
   readonly created_at: string;
   readonly updated_at: string;
   readonly completed_at: string | null;
+  /** The versions the run moved through, oldest first; present once it was upgraded. */
+  readonly upgrades?: readonly RunUpgradeRecord[] | undefined;
 }

@@ -308,6 +308,12 @@ export const ERROR_CATALOGUE = {
     action: "Read the run's `awaiting` field.",
   },
   concurrent_update: { status: 409, title: 'Concurrent update', action: 'Retry the request.' },
+  upgrade_not_proven: {
+    status: 422,
+    title: 'Upgrade not proven for these versions',
+    action:
+      'Run `programrun upgrade check` on the two scenario files this host loads (and the migration), then upgrade with that report.',
+  },
   scenario_digest_mismatch: {
     status: 500,
     title: 'Scenario changed under a running run',

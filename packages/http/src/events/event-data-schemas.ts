@@ -15,6 +15,12 @@ import {
 
 const empty = z.strictObject({});
 
+/** A scenario version with its digest, as an upgrade record names each side. */
+const scenarioVersion = z.strictObject({
+  scenario_id: z.string().meta({ examples: ['bank-payout@v1'] }),
+  scenario_digest: sha256DigestSchema,
+});
+
 const stepId = (description: string) => identifierField.meta({ description });
 
 const decisionData = z.strictObject({
@@ -256,6 +262,18 @@ const lifecycleDataSchemas = {
   'program_run.completed': empty,
   'program_run.faulted': endingData,
   'program_run.cancelled': endingData,
+  'program_run.upgraded': z.strictObject({
+    from: scenarioVersion.meta({ description: 'The version the run was on.' }),
+    to: scenarioVersion.meta({ description: 'The version the run is on from now on.' }),
+    state: identifierField.meta({ description: 'The step of the old version the run waited at.' }),
+    maps_to: identifierField.meta({ description: 'The step of the new version it waits at now.' }),
+    renames: z.record(identifierField, identifierField).meta({
+      description: 'Old step id → new step id, for steps that only changed name (the migration’s).',
+    }),
+    migration_digest: sha256DigestSchema.nullable().meta({
+      description: "The sha-256 of the migration file's text; null when the upgrade had none.",
+    }),
+  }),
   'program_run.evidence.sealed': z.strictObject({
     status: z.enum(FINAL_RUN_STATUSES).meta({ description: 'The final status.' }),
     records: z

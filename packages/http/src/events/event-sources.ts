@@ -70,6 +70,8 @@ export const EVENT_SOURCES: Readonly<Record<EventType, string>> = {
     'A path targets `fault` (the default of every failure path), compensation after a `compensate` path finished, an expression error, or a compensation failed. `step` is the step that caused it.',
   'program_run.cancelled':
     'A `cancel` signal while the run waits at an approval, a wait or a review (a handoff refuses it), a path that targets `cancel`, or a cancel of a suspended run. `step` is the step it waited at, when any.',
+  'program_run.upgraded':
+    '`engine.upgradeRuns` (or `programrun upgrade apply`) moved the waiting run to a new version of its scenario, by a proof of `upgrade check`; every later record follows the new version. `step` is the step it waits at on the new version, `stage` its stage.',
   'program_run.evidence.sealed':
     'The last record of every run that reaches `completed`, `faulted` or `cancelled`, right after that event. `stage` and `step` are null.',
   'webhook_endpoint.disabled':

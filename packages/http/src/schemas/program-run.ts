@@ -202,6 +202,27 @@ const stageSchema = z
   })
   .meta({ id: 'StageProgress', description: 'A stage of the run and its progress.' });
 
+const scenarioVersionSchema = z
+  .object({ scenario_id: z.string(), scenario_digest: sha256DigestSchema })
+  .meta({ id: 'ScenarioVersion', description: 'A version of a scenario and its digest.' });
+
+const runUpgradeSchema = z
+  .object({
+    sequence: z.int().min(1).meta({
+      description:
+        'The sequence of its `program_run.upgraded` record: earlier records are of `from`.',
+    }),
+    upgraded_at: timestampSchema,
+    from: scenarioVersionSchema,
+    to: scenarioVersionSchema,
+    state: z.string().meta({ description: 'The step of `from` the run waited at.' }),
+    maps_to: z.string().meta({ description: 'The step of `to` it waits at since.' }),
+  })
+  .meta({
+    id: 'RunUpgrade',
+    description: 'One move of a waiting run to a new version of its scenario.',
+  });
+
 /**
  * The `program_run` object (engine `RunRecord`).
  *
@@ -240,6 +261,10 @@ export const programRunSchema = z
     created_at: timestampSchema,
     updated_at: timestampSchema,
     completed_at: timestampSchema.nullable(),
+    upgrades: z.array(runUpgradeSchema).optional().meta({
+      description:
+        'The versions the run moved through (`programrun upgrade apply`), oldest first; present once it was upgraded.',
+    }),
   })
   .meta({ id: 'ProgramRun', description: 'A program run.' });
 

@@ -12,18 +12,26 @@ export const EVENT_COLUMNS =
 
 /**
  * The event columns of `webhook_events e`, and, for a run's lifecycle event stored
- * without its body, the record and the run's scenario the body derives from. The join
- * uses both primary keys and reads nothing for an event stored with its body.
+ * without its body, the record and the run's scenario the body derives from: the version
+ * the run was on when the record was written (before the first of the run's upgrades
+ * after it, else the current one), so an event's body never changes. The join uses both
+ * primary keys and reads nothing for an event stored with its body.
  */
 export const eventsWithRecords = (schema: string): string => `SELECT ${EVENT_COLUMNS.split(', ')
   .map((column) => `e.${column}`)
   .join(', ')},
-    lr.record AS body_record, rr.scenario_id AS body_scenario_id,
-    rr.record ->> 'scenario_digest' AS body_scenario_digest
+    lr.record AS body_record,
+    coalesce(upgraded.version ->> 'scenario_id', rr.scenario_id) AS body_scenario_id,
+    coalesce(upgraded.version ->> 'scenario_digest', rr.record ->> 'scenario_digest')
+      AS body_scenario_digest
   FROM ${schema}.webhook_events e
   LEFT JOIN ${schema}.lifecycle_records lr
     ON e.body IS NULL AND lr.run_id = e.run_id AND lr.sequence = e.sequence
-  LEFT JOIN ${schema}.runs rr ON e.body IS NULL AND rr.id = e.run_id`;
+  LEFT JOIN ${schema}.runs rr ON e.body IS NULL AND rr.id = e.run_id
+  LEFT JOIN LATERAL (
+    SELECT u -> 'from' AS version FROM json_array_elements(rr.record -> 'upgrades') AS u
+    WHERE (u ->> 'sequence')::integer > e.sequence
+    ORDER BY (u ->> 'sequence')::integer LIMIT 1) upgraded ON true`;
 
 /** An event row as {@link eventsWithRecords} reads it. */
 export interface EventWithRecord extends Omit<WebhookEventRow, 'body'> {

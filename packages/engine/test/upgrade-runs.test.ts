@@ -1,0 +1,188 @@
+// engine.upgradeRuns: runs of bank-payout@v1 parked at different steps move to v2 (which
+// screens the beneficiary again before the payout) by the proof of `checkUpgrade`, each in
+// one transaction with a program_run.upgraded record in its hash chain, then finish on v2;
+// a run whose instruction is with the bank stays on v1 and finishes there.
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { verifyChain } from '@programrun/evidence';
+import { checkUpgrade, compile, type CompiledScenario, type UpgradeReport } from '@programrun/dsl';
+import {
+  createEngine,
+  createMemoryStore,
+  createVirtualClock,
+  seededIds,
+  type Engine,
+  type Scope,
+} from '../src/index.js';
+import { expectEngineError } from './expect-engine-error.js';
+import { SCENARIO_DIRECTORY } from './scenarios.js';
+
+const FIXTURES = new URL('../../dsl/test/fixtures/upgrades/', import.meta.url);
+const file = (directory: URL | string, name: string) => {
+  const url = new URL(name, typeof directory === 'string' ? `file://${directory}` : directory);
+  return { text: readFileSync(url, 'utf8'), file: name };
+};
+const scope: Scope = { account: 'acct_upgrades', environment: 'test' };
+
+let v1: CompiledScenario;
+let v2: CompiledScenario;
+let report: UpgradeReport;
+beforeAll(() => {
+  const from = file(SCENARIO_DIRECTORY, 'bank-payout@v1.yaml');
+  const to = file(FIXTURES, 'bank-payout@v2.yaml');
+  report = checkUpgrade(from, to, file(FIXTURES, 'bank-payout@v1-to-v2.yaml'));
+  [v1, v2] = [from, to].map(({ text, file: name }) => compile(text, { file: name })) as [
+    CompiledScenario,
+    CompiledScenario,
+  ];
+});
+
+function newEngine(): Engine {
+  return createEngine({
+    store: createMemoryStore(),
+    scenarios: [v1, v2],
+    testClock: createVirtualClock('2026-03-02T09:00:00.000Z'),
+    ids: seededIds('upgrade-runs'),
+  });
+}
+
+const approve = (engine: Engine, runId: string, step: string, approver: string) =>
+  engine.signal(scope, runId, { kind: 'approval', step, decision: 'approve', approver });
+
+/** Runs parked at the hold (A), at the release with one of two checkers (B), at the payout (S). */
+async function parkedRuns(engine: Engine) {
+  const inputs = v1.definition.example_inputs;
+  const create = async () => (await engine.createRun(scope, { scenario_id: v1.id, inputs })).run.id;
+  const released = await create();
+  const halfReleased = await create();
+  await engine.advanceTestClock(scope.account, 3_600);
+  for (const id of [released, halfReleased]) {
+    expect((await engine.getRun(scope, id)).awaiting?.step).toBe('submit_instruction');
+    await approve(engine, id, 'submit_instruction', 'ops:maker');
+    await approve(engine, id, 'release_approval', 'ops:checker-1');
+  }
+  await approve(engine, released, 'release_approval', 'ops:checker-2');
+  const held = await create();
+  const waiting = async (id: string) => (await engine.getRun(scope, id)).awaiting;
+  expect((await waiting(held))?.step).toBe('hold_funds');
+  expect(await waiting(halfReleased)).toMatchObject({ step: 'release_approval', approvals: 1 });
+  expect((await waiting(released))?.step).toBe('execute_payout');
+  return { held, halfReleased, released };
+}
+
+describe('engine.upgradeRuns', () => {
+  it('moves the waiting runs the proof lets move, keeps the rest, and they all finish', async () => {
+    expect(report.ok).toBe(true);
+    const engine = newEngine();
+    const { held, halfReleased, released } = await parkedRuns(engine);
+    const before = await engine.getRun(scope, halfReleased);
+
+    const dry = await engine.upgradeRuns(scope, { report, dryRun: true });
+    expect(dry.counts).toMatchObject({ would_upgrade: 2, stays: 1, upgraded: 0, refused: 0 });
+    expect((await engine.getRun(scope, held)).scenario_id).toBe(v1.id);
+
+    const applied = await engine.upgradeRuns(scope, { report });
+    const byRun = new Map(applied.runs.map((run) => [run.run_id, run]));
+    expect(byRun.get(held)).toMatchObject({
+      outcome: 'upgraded',
+      state: 'hold_funds',
+      maps_to: 'hold_funds',
+    });
+    expect(byRun.get(halfReleased)).toMatchObject({
+      outcome: 'upgraded',
+      state: 'release_approval',
+    });
+    expect(byRun.get(released)).toMatchObject({ outcome: 'stays', state: 'execute_payout' });
+
+    // The moved run waits where it did, with its decision and deadline, on v2.
+    const moved = await engine.getRun(scope, halfReleased);
+    expect(moved).toMatchObject({ scenario_id: v2.id, scenario_digest: v2.digest });
+    expect(moved.awaiting).toEqual(before.awaiting);
+    expect(moved.upgrades).toEqual([
+      expect.objectContaining({ from: { scenario_id: v1.id, scenario_digest: v1.digest } }),
+    ]);
+    const records = await engine.listEvents(scope, halfReleased);
+    const upgraded = records.at(-1)!;
+    expect(upgraded).toMatchObject({
+      type: 'program_run.upgraded',
+      step: 'release_approval',
+      data: {
+        from: { scenario_id: v1.id, scenario_digest: v1.digest },
+        to: { scenario_id: v2.id, scenario_digest: v2.digest },
+        state: 'release_approval',
+        maps_to: 'release_approval',
+        migration_digest: report.migrationDigest,
+      },
+    });
+
+    // Nothing is moved twice: only the run that stays is still on v1.
+    const again = await engine.upgradeRuns(scope, { report });
+    expect(again.runs.map((run) => [run.run_id, run.outcome])).toEqual([[released, 'stays']]);
+
+    // Every run finishes: the moved ones on v2 (screened again), the other on v1.
+    await approve(engine, halfReleased, 'release_approval', 'ops:checker-2');
+    await engine.advanceTestClock(scope.account, 3_600);
+    await approve(engine, held, 'submit_instruction', 'ops:maker');
+    await approve(engine, held, 'release_approval', 'ops:checker-1');
+    await approve(engine, held, 'release_approval', 'ops:checker-2');
+    await engine.advanceTestClock(scope.account, 3_600);
+    for (const [id, version] of [
+      [held, v2],
+      [halfReleased, v2],
+      [released, v1],
+    ] as const) {
+      const done = await engine.getRun(scope, id);
+      expect(done, id).toMatchObject({ status: 'completed', scenario_id: version.id });
+      const history = await engine.listEvents(scope, id);
+      expect(verifyChain(history, { expectedHead: done.evidence.chain_head })).toMatchObject({
+        ok: true,
+      });
+      const steps = history.map((record) => record.step);
+      expect(steps.includes('rescreen_beneficiary'), id).toBe(version === v2);
+    }
+  });
+
+  it('refuses a proof about other files than the engine loads', async () => {
+    const engine = newEngine();
+    await expectEngineError(
+      engine.upgradeRuns(scope, { report: { ...report, toDigest: `sha256:${'0'.repeat(64)}` } }),
+      'upgrade_not_proven',
+    );
+    const unloaded = checkUpgrade(file(SCENARIO_DIRECTORY, 'bank-payout@v1.yaml'), {
+      text: 'scenario: [',
+      file: 'broken.yaml',
+    });
+    await expectEngineError(engine.upgradeRuns(scope, { report: unloaded }), 'upgrade_not_proven');
+  });
+
+  it('leaves runs at a step the proof found unsafe on the old version, saying why', async () => {
+    const engine = newEngine();
+    const { held } = await parkedRuns(engine);
+    const unsafe: UpgradeReport = {
+      ...report,
+      states: report.states.map((state) =>
+        state.state === 'hold_funds'
+          ? {
+              ...state,
+              problems: [
+                {
+                  code: 'upgrade_rerequests_handoff',
+                  message: 'the hold would be requested again',
+                  path: [],
+                  file: 'bank-payout@v2.yaml',
+                  line: 1,
+                  column: 1,
+                },
+              ],
+            }
+          : state,
+      ),
+    };
+    const result = await engine.upgradeRuns(scope, { report: unsafe });
+    expect(result.runs.find((run) => run.run_id === held)).toMatchObject({
+      outcome: 'refused',
+      reason: 'upgrade_rerequests_handoff: the hold would be requested again',
+    });
+    expect((await engine.getRun(scope, held)).scenario_id).toBe(v1.id);
+  });
+});
