@@ -131,7 +131,8 @@ export async function upgradeRun(
       mapsTo,
     );
   if (dryRun) return outcome(runId, 'would_upgrade', waiting.step, null, mapsTo);
-  const now = await context.clocks.now(transaction.tx, scope);
+  // The clock as the run was read with it (its account's test clock came with the run).
+  const now = context.clocks.nowWith(scope, loaded.testClock);
   const versions = {
     from: { scenario_id: from.id, scenario_digest: from.digest },
     to: { scenario_id: to.id, scenario_digest: to.digest },
