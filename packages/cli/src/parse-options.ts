@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { ACTOR_RULE, isActor } from '@programrun/engine';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -139,4 +140,12 @@ export function integerOption(
       `--${name} must be a whole number from ${range.min} to ${range.max}, not "${String(value)}"`,
     );
   return number;
+}
+
+/** The `--actor` option (who acts: `ops:alice`), checked; undefined when absent. */
+export function actorOption(values: OptionValues): string | undefined {
+  const value = values.actor;
+  if (value === undefined) return undefined;
+  if (!isActor(value)) throw new UsageError(`--actor: ${ACTOR_RULE}`);
+  return value;
 }

@@ -53,6 +53,7 @@ describe('programrun upgrade apply', () => {
         output,
         openStore,
       );
+    const operator = ['--actor', 'ops:upgrader'];
     const scenarioOf = async (id: string) =>
       (await store.transaction((tx) => tx.getRun(scope, id)))!.scenario_id;
 
@@ -65,26 +66,39 @@ describe('programrun upgrade apply', () => {
     for (const id of ids) expect(await scenarioOf(id)).toBe('bank-payout@v1');
 
     lines.length = 0;
-    expect(await apply()).toBe(0);
-    expect(lines[0]).toBe('bank-payout@v1 → bank-payout@v2 for acct_ops (test)');
+    expect(await apply(...operator)).toBe(0);
+    expect(lines[0]).toBe('bank-payout@v1 → bank-payout@v2 for acct_ops (test) by ops:upgrader');
     expect(lines.slice(1, 3).sort()).toEqual(
       ids.map((id) => `  ${id}  upgraded at hold_funds`).sort(),
     );
     expect(lines[3]).toBe('2 upgraded');
     for (const id of ids) expect(await scenarioOf(id)).toBe('bank-payout@v2');
+    // Each moved run's record says who moved it.
+    for (const id of ids) {
+      const events = await engine.listEvents(scope, id);
+      expect(events.at(-1)).toMatchObject({
+        type: 'program_run.upgraded',
+        data: { upgraded_by: 'ops:upgrader' },
+      });
+    }
 
     lines.length = 0;
-    expect(await apply()).toBe(0);
+    expect(await apply(...operator)).toBe(0);
     expect(lines.at(-1)).toBe('No run of bank-payout@v1 in this account.');
   });
 
   it('exits 2 with one line for usage problems and for a file it cannot read', async () => {
+    const proven = ['upgrade', 'apply', V1, V2, '--migration', MIGRATION, '--account', 'acct_1'];
     for (const args of [
       ['upgrade', 'apply'],
       ['upgrade', 'apply', V1, V2],
       ['upgrade', 'apply', V1, V2, '--account', 'acct_1', '--env', 'staging'],
       ['upgrade', 'apply', V1, V2, '--account', 'acct_1', '--status', 'asleep'],
-      ['upgrade', 'apply', V1, V2, '--migration', MIGRATION, '--account', 'acct_1'],
+      // The memory store holds no runs between commands.
+      [...proven, '--actor', 'ops:alice'],
+      // Moving runs names who moves them, as an actor.
+      [...proven, '--env', 'test'],
+      [...proven, '--actor', ' ops:alice'],
     ]) {
       const result = await programrun(args, { env: { PROGRAMRUN_STORE: 'memory' } });
       expect(result.code, args.join(' ')).toBe(2);
@@ -92,7 +106,7 @@ describe('programrun upgrade apply', () => {
       expect(result.stderr).toMatch(/^programrun upgrade: /);
     }
     const missing = await programrun(
-      ['upgrade', 'apply', V1, `${V2}.missing`, '--account', 'acct_1'],
+      ['upgrade', 'apply', V1, `${V2}.missing`, '--account', 'acct_1', '--actor', 'ops:alice'],
       { env: { PROGRAMRUN_STORE: 'memory' } },
     );
     expect(missing.code).toBe(2);

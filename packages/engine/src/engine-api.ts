@@ -175,13 +175,15 @@ export interface Engine {
    * mapped step, a `program_run.upgraded` record in its hash chain, timers kept) or left
    * as it was. Runs at a step the proof found unsafe, or that the migration keeps, stay and
    * are listed with the reason; `dryRun` moves none. A proof of other files than the
-   * engine loads is refused (`upgrade_not_proven`).
+   * engine loads is refused (`upgrade_not_proven`). Moving runs names who moves them
+   * (`actor`, recorded in each run's upgrade record; else `invalid_upgrade_request`).
    *
    * @example
    * ```ts
    * const report = checkUpgrade(v1File, v2File, migrationFile);
    * const result = await engine.upgradeRuns({ account: 'acct_demo', environment: 'live' }, { report, dryRun: true });
    * result.counts.would_upgrade; // runs that would move
+   * await engine.upgradeRuns({ account: 'acct_demo', environment: 'live' }, { report, actor: 'ops:alice' });
    * ```
    */
   upgradeRuns(scope: Scope, options: UpgradeRunsOptions): Promise<UpgradeRunsResult>;

@@ -41,7 +41,8 @@ export type EngineErrorCode =
   | 'webhook_endpoint_disabled'
   | 'no_webhook_endpoints'
   | 'event_not_found'
-  | 'upgrade_not_proven';
+  | 'upgrade_not_proven'
+  | 'invalid_upgrade_request';
 
 /**
  * An error the engine throws on purpose, with a stable code and, for input problems,

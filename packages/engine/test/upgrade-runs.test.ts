@@ -23,6 +23,8 @@ const file = (directory: URL | string, name: string) => {
   return { text: readFileSync(url, 'utf8'), file: name };
 };
 const scope: Scope = { account: 'acct_upgrades', environment: 'test' };
+/** The operator who moves the runs, as the upgrade records name them. */
+const OPERATOR = 'ops:upgrader';
 
 let v1: CompiledScenario;
 let v2: CompiledScenario;
@@ -81,7 +83,7 @@ describe('engine.upgradeRuns', () => {
     expect(dry.counts).toMatchObject({ would_upgrade: 2, stays: 1, upgraded: 0, refused: 0 });
     expect((await engine.getRun(scope, held)).scenario_id).toBe(v1.id);
 
-    const applied = await engine.upgradeRuns(scope, { report });
+    const applied = await engine.upgradeRuns(scope, { report, actor: OPERATOR });
     const byRun = new Map(applied.runs.map((run) => [run.run_id, run]));
     expect(byRun.get(held)).toMatchObject({
       outcome: 'upgraded',
@@ -99,7 +101,10 @@ describe('engine.upgradeRuns', () => {
     expect(moved).toMatchObject({ scenario_id: v2.id, scenario_digest: v2.digest });
     expect(moved.awaiting).toEqual(before.awaiting);
     expect(moved.upgrades).toEqual([
-      expect.objectContaining({ from: { scenario_id: v1.id, scenario_digest: v1.digest } }),
+      expect.objectContaining({
+        from: { scenario_id: v1.id, scenario_digest: v1.digest },
+        upgraded_by: OPERATOR,
+      }),
     ]);
     const records = await engine.listEvents(scope, halfReleased);
     const upgraded = records.at(-1)!;
@@ -112,11 +117,12 @@ describe('engine.upgradeRuns', () => {
         state: 'release_approval',
         maps_to: 'release_approval',
         migration_digest: report.migrationDigest,
+        upgraded_by: OPERATOR,
       },
     });
 
     // Nothing is moved twice: only the run that stays is still on v1.
-    const again = await engine.upgradeRuns(scope, { report });
+    const again = await engine.upgradeRuns(scope, { report, actor: OPERATOR });
     expect(again.runs.map((run) => [run.run_id, run.outcome])).toEqual([[released, 'stays']]);
 
     // Every run finishes: the moved ones on v2 (screened again), the other on v1.
@@ -145,14 +151,34 @@ describe('engine.upgradeRuns', () => {
   it('refuses a proof about other files than the engine loads', async () => {
     const engine = newEngine();
     await expectEngineError(
-      engine.upgradeRuns(scope, { report: { ...report, toDigest: `sha256:${'0'.repeat(64)}` } }),
+      engine.upgradeRuns(scope, {
+        report: { ...report, toDigest: `sha256:${'0'.repeat(64)}` },
+        actor: OPERATOR,
+      }),
       'upgrade_not_proven',
     );
     const unloaded = checkUpgrade(file(SCENARIO_DIRECTORY, 'bank-payout@v1.yaml'), {
       text: 'scenario: [',
       file: 'broken.yaml',
     });
-    await expectEngineError(engine.upgradeRuns(scope, { report: unloaded }), 'upgrade_not_proven');
+    await expectEngineError(
+      engine.upgradeRuns(scope, { report: unloaded, actor: OPERATOR }),
+      'upgrade_not_proven',
+    );
+  });
+
+  it('moves no run without naming who moves it, and refuses a name that is no actor', async () => {
+    const engine = newEngine();
+    const { held } = await parkedRuns(engine);
+    for (const actor of [undefined, '', ' ops:alice', 'ops:\u0000alice', 'x'.repeat(129)])
+      await expectEngineError(
+        engine.upgradeRuns(scope, { report, ...(actor === undefined ? {} : { actor }) }),
+        'invalid_upgrade_request',
+      );
+    expect((await engine.getRun(scope, held)).scenario_id).toBe(v1.id);
+    // A dry run moves nothing, so it needs no actor.
+    const dry = await engine.upgradeRuns(scope, { report, dryRun: true });
+    expect(dry.counts.would_upgrade).toBe(2);
   });
 
   it('leaves runs at a step the proof found unsafe on the old version, saying why', async () => {
@@ -178,7 +204,7 @@ describe('engine.upgradeRuns', () => {
           : state,
       ),
     };
-    const result = await engine.upgradeRuns(scope, { report: unsafe });
+    const result = await engine.upgradeRuns(scope, { report: unsafe, actor: OPERATOR });
     expect(result.runs.find((run) => run.run_id === held)).toMatchObject({
       outcome: 'refused',
       reason: 'upgrade_rerequests_handoff: the hold would be requested again',

@@ -353,7 +353,10 @@ export async function upgradeTrace(): Promise<EventTrace> {
     scenario_id: v1.id,
     inputs: v1.definition.example_inputs,
   });
-  await engine.upgradeRuns(scope, { report: checkUpgrade(from, to, migration) });
+  await engine.upgradeRuns(scope, {
+    report: checkUpgrade(from, to, migration),
+    actor: 'ops:release-manager',
+  });
   const upgraded = await engine.getRun(scope, run.id);
   const records = await engine.listEvents(scope, run.id, { limit: 1000 });
   return { label: `${v1.id} → ${v2.id}`, events: eventsOf(upgraded, records) };

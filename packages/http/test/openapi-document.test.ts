@@ -53,6 +53,7 @@ describe('the OpenAPI document', () => {
       'invalid_activation',
       // engine.upgradeRuns (`programrun upgrade apply`), which has no HTTP endpoint.
       'upgrade_not_proven',
+      'invalid_upgrade_request',
     ];
     const missing = Object.keys(ERROR_CATALOGUE).filter(
       (code) => !outside.includes(code) && !text.includes(`"${code}"`),

@@ -35,7 +35,7 @@ describe('engine.upgradeRuns on a SQL store', () => {
       const before = await eventsOf(store, run.id);
       expect(before.length).toBeGreaterThan(0);
 
-      const result = await engine.upgradeRuns(scope, { report });
+      const result = await engine.upgradeRuns(scope, { report, actor: 'ops:upgrader' });
       expect(result.counts).toMatchObject({ upgraded: 1 });
       const moved = await engine.getRun(scope, run.id);
       const history = await engine.listEvents(scope, run.id);
@@ -47,6 +47,7 @@ describe('engine.upgradeRuns on a SQL store', () => {
           {
             sequence: upgraded.sequence,
             upgraded_at: upgraded.created,
+            upgraded_by: 'ops:upgrader',
             from: { scenario_id: v1.id, scenario_digest: v1.digest },
             to: { scenario_id: v2.id, scenario_digest: v2.digest },
             state: 'hold_funds',

@@ -354,7 +354,7 @@ export async function runTrace(
   const upgrade = async ({ to, report }: TraceUpgrade): Promise<void> => {
     const at = now;
     const waited = run.awaiting;
-    const result = await engine.upgradeRuns(SCOPE, { report });
+    const result = await engine.upgradeRuns(SCOPE, { report, actor: 'ops:trace-upgrade' });
     const moved = result.runs.find((entry) => entry.run_id === run.id);
     log.push(`upgrade to ${to.id}: ${moved?.outcome ?? 'not listed'}`);
     if (moved?.outcome === 'upgraded') {

@@ -1,12 +1,5 @@
-import {
-  ACTOR_RULE,
-  createAccounts,
-  isActor,
-  isAuthScope,
-  scopeProblem,
-  type ApiKeyRecord,
-} from '@programrun/engine';
-import { listOption, parseOptions, requireOption } from '../parse-options.js';
+import { createAccounts, isAuthScope, scopeProblem, type ApiKeyRecord } from '@programrun/engine';
+import { actorOption, listOption, parseOptions, requireOption } from '../parse-options.js';
 import type { OpenedStore, StoreOpener } from '../store/open-store.js';
 import { UsageError } from '../usage-error.js';
 import type { Output } from './verify.js';
@@ -36,13 +29,6 @@ function scopesOf(values: readonly string[]): string[] | undefined {
     if (!isAuthScope(value)) throw new UsageError(`--scope: ${scopeProblem(value)}`);
   }
   return values.length === 0 ? undefined : [...values];
-}
-
-/** The `--actor` option, checked. */
-function actorOf(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  if (!isActor(value)) throw new UsageError(`--actor: ${ACTOR_RULE}`);
-  return value;
 }
 
 const row = (key: ApiKeyRecord): string =>
@@ -96,7 +82,7 @@ export async function keysCommand(
         if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]!}`);
         const environment = environmentOf(values.env);
         const description = typeof values.description === 'string' ? values.description : null;
-        const actor = actorOf(values.actor);
+        const actor = actorOption(values);
         const scopes = scopesOf(listOption(values, 'scope'));
         const { apiKey, secret } = await apiKeys.create({
           account,

@@ -1,7 +1,13 @@
 import { compile, formatProblem } from '@programrun/dsl';
 import { createEngine, RUN_STATUSES, type RunStatus, type Scope } from '@programrun/engine';
 import { CommandFailure } from '../command.js';
-import { environmentOption, parseOptions, requireOption, stringOption } from '../parse-options.js';
+import {
+  actorOption,
+  environmentOption,
+  parseOptions,
+  requireOption,
+  stringOption,
+} from '../parse-options.js';
 import type { StoreOpener } from '../store/open-store.js';
 import { UsageError } from '../usage-error.js';
 import { upgradeProof } from './upgrade.js';
@@ -10,19 +16,20 @@ import { EXIT, type Output } from './verify.js';
 
 /** `programrun upgrade apply` usage. */
 export const UPGRADE_APPLY_USAGE =
-  'usage: programrun upgrade apply <from> <to> --account <id> [--env test|live] [--migration <file>] [--scenarios <dir>] [--dry-run] [--status <status>] [--stage <stage>] [--format text|json]';
+  'usage: programrun upgrade apply <from> <to> --account <id> --actor <name> [--env test|live] [--migration <file>] [--scenarios <dir>] [--dry-run] [--status <status>] [--stage <stage>] [--format text|json]';
 
 /**
  * `programrun upgrade apply <from> <to> --account <id>`: proves the upgrade as `upgrade
  * check` does, then moves the account's stored runs of `<from>` (in the store
  * `PROGRAMRUN_STORE` names) to `<to>` with `engine.upgradeRuns`, one transaction per run,
- * and prints what happened to each. `--dry-run` moves none. Exit 0 when no run was
+ * and prints what happened to each. `--actor` names who moves them (in each moved run's
+ * `program_run.upgraded` record); `--dry-run` moves none and needs no actor. Exit 0 when no run was
  * refused, 1 when the proof failed to load or some run stays for a reason the proof gave
  * (listed), 2 usage. Running it again moves what is left.
  *
  * @example
  * ```ts
- * await upgradeApplyCommand(['bank-payout@v1', 'bank-payout@v2', '--account', 'acct_1', '--env', 'test'], output, openStore);
+ * await upgradeApplyCommand(['bank-payout@v1', 'bank-payout@v2', '--account', 'acct_1', '--env', 'test', '--actor', 'ops:alice'], output, openStore);
  * ```
  */
 export async function upgradeApplyCommand(
@@ -32,6 +39,7 @@ export async function upgradeApplyCommand(
 ): Promise<number> {
   const { values, positionals } = parseOptions(argv, {
     account: { type: 'string' },
+    actor: { type: 'string' },
     env: { type: 'string' },
     migration: { type: 'string' },
     scenarios: { type: 'string' },
@@ -48,6 +56,12 @@ export async function upgradeApplyCommand(
   if (status !== undefined && !(RUN_STATUSES as readonly string[]).includes(status))
     throw new UsageError(`--status must be one of ${RUN_STATUSES.join(', ')}`);
   const stage = stringOption(values, 'stage');
+  const dryRun = values['dry-run'] === true;
+  const actor = actorOption(values);
+  if (actor === undefined && !dryRun)
+    throw new UsageError(
+      '--actor names who moves the runs (e.g. --actor ops:alice), recorded with each run; only --dry-run goes without',
+    );
   const scope: Scope = {
     account: requireOption(values, 'account'),
     environment: environmentOption(values, 'live'),
@@ -72,7 +86,8 @@ export async function upgradeApplyCommand(
     const engine = createEngine({ store: opened.store, scenarios });
     const result = await engine.upgradeRuns(scope, {
       report,
-      dryRun: values['dry-run'] === true,
+      dryRun,
+      ...(actor === undefined ? {} : { actor }),
       ...(status === undefined ? {} : { status: status as RunStatus }),
       ...(stage === undefined ? {} : { stage }),
     });
@@ -80,7 +95,7 @@ export async function upgradeApplyCommand(
       output.out(JSON.stringify({ ...scope, ...result, problems: report.problems }, null, 2));
     } else {
       output.out(
-        `${result.from} → ${result.to} for ${scope.account} (${scope.environment})${result.dry_run ? ', dry run' : ''}`,
+        `${result.from} → ${result.to} for ${scope.account} (${scope.environment})${result.dry_run ? ', dry run' : ` by ${actor}`}`,
       );
       for (const run of result.runs) {
         const where =

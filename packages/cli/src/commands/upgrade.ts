@@ -10,8 +10,8 @@ import { EXIT, type Output } from './verify.js';
 /** `programrun upgrade` usage. */
 export const UPGRADE_USAGE = `usage:
   programrun upgrade check <from> <to> [--migration <file>] [--scenarios <dir>] [--format text|json]
-  programrun upgrade apply <from> <to> --account <id> [--env test|live] [--migration <file>]
-      [--scenarios <dir>] [--dry-run] [--status <status>] [--stage <stage>] [--format text|json]
+  programrun upgrade apply <from> <to> --account <id> --actor <name> [--env test|live]
+      [--migration <file>] [--scenarios <dir>] [--dry-run] [--status <status>] [--stage <stage>] [--format text|json]
   programrun upgrade status <scenario> --account <id> [--env test|live] [--format text|json]`;
 
 const SCENARIO_ID = /^[a-z][a-z0-9-]{0,62}@v[1-9][0-9]*$/;

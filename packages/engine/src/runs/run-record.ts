@@ -179,6 +179,11 @@ export interface RunUpgradeRecord {
   /** The sequence of its `program_run.upgraded` record: earlier records are of `from`. */
   readonly sequence: number;
   readonly upgraded_at: string;
+  /**
+   * Who moved the run: the actor the upgrade named (an operator, e.g. `ops:alice`), as
+   * its `program_run.upgraded` record says.
+   */
+  readonly upgraded_by: string;
   readonly from: ScenarioVersion;
   readonly to: ScenarioVersion;
   /** The old version's step the run waited at, and the new version's it waits at since. */

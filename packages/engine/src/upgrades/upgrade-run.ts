@@ -74,7 +74,8 @@ function carriedTimers(
  * written as one transition of the new version whose one record is `program_run.upgraded`
  * (both digests, the mapping, the migration's digest), continuing the run's hash chain.
  * The step's pending timers keep their deadlines; its handoff job (same step, attempt and
- * partner key) stays as it is. A dry run stops before the write.
+ * partner key) stays as it is. `actor` (who moves it) goes in the record and the run's
+ * `upgrades`; a dry run (`actor` null) stops before the write.
  */
 export async function upgradeRun(
   context: EngineContext,
@@ -82,7 +83,7 @@ export async function upgradeRun(
   scope: Scope,
   runId: string,
   sides: UpgradeSides,
-  dryRun: boolean,
+  actor: string | null,
 ): Promise<RunUpgrade> {
   const { from, to, report } = sides;
   const loaded = await loadRunForTransition(transaction.tx, scope, runId);
@@ -130,7 +131,7 @@ export async function upgradeRun(
       `on ${to.id} it would not wait at "${mapsTo}" for ${waiting.kind === 'timer' ? 'a timer' : `an ${waiting.kind}`}`,
       mapsTo,
     );
-  if (dryRun) return outcome(runId, 'would_upgrade', waiting.step, null, mapsTo);
+  if (actor === null) return outcome(runId, 'would_upgrade', waiting.step, null, mapsTo);
   // The clock as the run was read with it (its account's test clock came with the run).
   const now = context.clocks.nowWith(scope, loaded.testClock);
   const versions = {
@@ -158,6 +159,7 @@ export async function upgradeRun(
             maps_to: mapsTo,
             renames: { ...report.renames },
             migration_digest: report.migrationDigest,
+            upgraded_by: actor,
           },
         },
       ],
@@ -169,7 +171,13 @@ export async function upgradeRun(
     handoffs: context.handoffs,
     deliveries: context.deliveries,
     kind: 'upgrade',
-    upgrade: { ...versions, upgraded_at: now.toISOString(), state: waiting.step, maps_to: mapsTo },
+    upgrade: {
+      ...versions,
+      upgraded_at: now.toISOString(),
+      upgraded_by: actor,
+      state: waiting.step,
+      maps_to: mapsTo,
+    },
   });
   return outcome(runId, 'upgraded', waiting.step, null, mapsTo);
 }

@@ -3,12 +3,19 @@ import type { EngineContext } from '../engine-context.js';
 import { EngineError } from '../errors.js';
 import type { RunStatus } from '../runs/run-record.js';
 import type { Scope } from '../store/store-v1.js';
+import { ACTOR_RULE, isActor } from '../accounts/actor.js';
 import { upgradeRun, type RunUpgrade, type UpgradeSides } from './upgrade-run.js';
 
 /** Options of `engine.upgradeRuns`. */
 export interface UpgradeRunsOptions {
   /** The proof (`checkUpgrade` of the two scenario files this engine loads, and the migration). */
   readonly report: UpgradeReport;
+  /**
+   * Who moves the runs: an actor (an operator, e.g. `ops:alice`; 1–128 characters),
+   * recorded in each moved run's `program_run.upgraded` record (`upgraded_by`) and its
+   * `upgrades`. Required unless `dryRun`.
+   */
+  readonly actor?: string;
   /** Report what would happen to each run, moving none. @default false */
   readonly dryRun?: boolean;
   /** Only runs in this status. */
@@ -61,15 +68,24 @@ function sidesOf(context: EngineContext, report: UpgradeReport): UpgradeSides {
  * `program_run.upgraded` record, timers reconciled) or stays as it was. Runs waiting at a
  * step the proof found unsafe, or that the migration keeps, stay on the old version and
  * are listed with the reason; finished runs are skipped. Running it again moves what is
- * left: a moved run is on the new version and never moved twice.
+ * left: a moved run is on the new version and never moved twice. Each move records who
+ * made it (`actor`).
  */
 export async function upgradeRuns(
   context: EngineContext,
   scope: Scope,
   options: UpgradeRunsOptions,
 ): Promise<UpgradeRunsResult> {
-  const sides = sidesOf(context, options.report);
   const dryRun = options.dryRun ?? false;
+  const { actor } = options;
+  if (!dryRun && !isActor(actor))
+    throw new EngineError(
+      'invalid_upgrade_request',
+      actor === undefined
+        ? 'an upgrade that moves runs names who moves them (actor)'
+        : `actor: ${ACTOR_RULE}`,
+    );
+  const sides = sidesOf(context, options.report);
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
   const runs: RunUpgrade[] = [];
   // The runs of the old version, listed before any moves (a moved run leaves the list).
@@ -91,7 +107,8 @@ export async function upgradeRuns(
   for (const runId of ids) {
     runs.push(
       await context.transactions.run(
-        (transaction) => upgradeRun(context, transaction, scope, runId, sides, dryRun),
+        (transaction) =>
+          upgradeRun(context, transaction, scope, runId, sides, dryRun ? null : actor!),
         { singleWrite: true },
       ),
     );

@@ -314,6 +314,12 @@ export const ERROR_CATALOGUE = {
     action:
       'Run `programrun upgrade check` on the two scenario files this host loads (and the migration), then upgrade with that report.',
   },
+  invalid_upgrade_request: {
+    status: 422,
+    title: 'Upgrade names no actor',
+    action:
+      'Name who moves the runs: an actor such as ops:alice (1–128 characters, no control characters or spaces at either end).',
+  },
   scenario_digest_mismatch: {
     status: 500,
     title: 'Scenario changed under a running run',

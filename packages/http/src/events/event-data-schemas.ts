@@ -273,6 +273,10 @@ const lifecycleDataSchemas = {
     migration_digest: sha256DigestSchema.nullable().meta({
       description: "The sha-256 of the migration file's text; null when the upgrade had none.",
     }),
+    upgraded_by: z.string().meta({
+      description:
+        'Who moved the run: the actor `engine.upgradeRuns` was given (`programrun upgrade apply --actor`), e.g. `ops:alice`.',
+    }),
   }),
   'program_run.evidence.sealed': z.strictObject({
     status: z.enum(FINAL_RUN_STATUSES).meta({ description: 'The final status.' }),

@@ -213,6 +213,10 @@ const runUpgradeSchema = z
         'The sequence of its `program_run.upgraded` record: earlier records are of `from`.',
     }),
     upgraded_at: timestampSchema,
+    upgraded_by: z.string().meta({
+      description:
+        'Who moved the run: the actor the upgrade named (an operator, e.g. `ops:alice`).',
+    }),
     from: scenarioVersionSchema,
     to: scenarioVersionSchema,
     state: z.string().meta({ description: 'The step of `from` the run waited at.' }),

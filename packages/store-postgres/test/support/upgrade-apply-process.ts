@@ -14,7 +14,7 @@ const store = await createPostgresStore({
 const engine = createEngine({ store, scenarios: [v1, v2] });
 const result = await engine.upgradeRuns(
   { account: process.env.PROGRAMRUN_ACCOUNT!, environment: 'test' },
-  { report },
+  { report, actor: 'ops:upgrader' },
 );
 process.stdout.write(`${JSON.stringify(result.counts)}\n`);
 await store.close();
