@@ -83,7 +83,19 @@ describe('engine.upgradeRuns', () => {
     expect(dry.counts).toMatchObject({ would_upgrade: 2, stays: 1, upgraded: 0, refused: 0 });
     expect((await engine.getRun(scope, held)).scenario_id).toBe(v1.id);
 
-    const applied = await engine.upgradeRuns(scope, { report, actor: OPERATOR });
+    // Each run is told as it is done with, a moved one after its transaction committed.
+    const told: Promise<string>[] = [];
+    const applied = await engine.upgradeRuns(scope, {
+      report,
+      actor: OPERATOR,
+      onRun: (run) =>
+        told.push(
+          engine.getRun(scope, run.run_id).then((read) => `${run.outcome} ${read.scenario_id}`),
+        ),
+    });
+    expect((await Promise.all(told)).sort()).toEqual(
+      [`stays ${v1.id}`, `upgraded ${v2.id}`, `upgraded ${v2.id}`].sort(),
+    );
     const byRun = new Map(applied.runs.map((run) => [run.run_id, run]));
     expect(byRun.get(held)).toMatchObject({
       outcome: 'upgraded',

@@ -1,5 +1,11 @@
 import { compile, formatProblem } from '@programrun/dsl';
-import { createEngine, RUN_STATUSES, type RunStatus, type Scope } from '@programrun/engine';
+import {
+  createEngine,
+  RUN_STATUSES,
+  type RunStatus,
+  type RunUpgrade,
+  type Scope,
+} from '@programrun/engine';
 import { CommandFailure } from '../command.js';
 import {
   actorOption,
@@ -18,11 +24,20 @@ import { EXIT, type Output } from './verify.js';
 export const UPGRADE_APPLY_USAGE =
   'usage: programrun upgrade apply <from> <to> --account <id> --actor <name> [--env test|live] [--migration <file>] [--scenarios <dir>] [--dry-run] [--status <status>] [--stage <stage>] [--format text|json]';
 
+/** One run's line: its id, what happened, where it waited (and waits now), and why. */
+function runLine(run: RunUpgrade): string {
+  const where =
+    run.state === null
+      ? ''
+      : ` at ${run.state}${run.maps_to && run.maps_to !== run.state ? ` → ${run.maps_to}` : ''}`;
+  return `  ${run.run_id}  ${run.outcome}${where}${run.reason ? `: ${run.reason}` : ''}`;
+}
+
 /**
  * `programrun upgrade apply <from> <to> --account <id>`: proves the upgrade as `upgrade
  * check` does, then moves the account's stored runs of `<from>` (in the store
  * `PROGRAMRUN_STORE` names) to `<to>` with `engine.upgradeRuns`, one transaction per run,
- * and prints what happened to each. `--actor` names who moves them (in each moved run's
+ * and prints what happened to each, run by run as it goes. `--actor` names who moves them (in each moved run's
  * `program_run.upgraded` record); `--dry-run` moves none and needs no actor. Exit 0 when no run was
  * refused, 1 when the proof failed to load or some run stays for a reason the proof gave
  * (listed), 2 usage. Running it again moves what is left.
@@ -84,32 +99,29 @@ export async function upgradeApplyCommand(
         'upgrade apply needs the durable store your server uses; PROGRAMRUN_STORE=memory holds no runs between commands',
       );
     const engine = createEngine({ store: opened.store, scenarios });
+    const text = format === 'text';
+    if (text)
+      output.out(
+        `${report.from} → ${report.to} for ${scope.account} (${scope.environment})${dryRun ? ', dry run' : ` by ${actor}`}`,
+      );
     const result = await engine.upgradeRuns(scope, {
       report,
       dryRun,
       ...(actor === undefined ? {} : { actor }),
       ...(status === undefined ? {} : { status: status as RunStatus }),
       ...(stage === undefined ? {} : { stage }),
+      // Each run's line as soon as it is done with: a long upgrade shows its progress.
+      ...(text ? { onRun: (run: RunUpgrade) => output.out(runLine(run)) } : {}),
     });
-    if (format === 'json') {
-      output.out(JSON.stringify({ ...scope, ...result, problems: report.problems }, null, 2));
-    } else {
-      output.out(
-        `${result.from} → ${result.to} for ${scope.account} (${scope.environment})${result.dry_run ? ', dry run' : ` by ${actor}`}`,
-      );
-      for (const run of result.runs) {
-        const where =
-          run.state === null
-            ? ''
-            : ` at ${run.state}${run.maps_to && run.maps_to !== run.state ? ` → ${run.maps_to}` : ''}`;
-        output.out(`  ${run.run_id}  ${run.outcome}${where}${run.reason ? `: ${run.reason}` : ''}`);
-      }
+    if (text) {
       const counts = Object.entries(result.counts)
         .filter(([, count]) => count > 0)
         .map(([outcome, count]) => `${count} ${outcome}`);
       output.out(
         counts.length === 0 ? `No run of ${result.from} in this account.` : counts.join(', '),
       );
+    } else {
+      output.out(JSON.stringify({ ...scope, ...result, problems: report.problems }, null, 2));
     }
     if (result.counts.refused > 0)
       throw new CommandFailure(

@@ -24,6 +24,11 @@ export interface UpgradeRunsOptions {
   readonly stage?: string;
   /** At most this many runs are looked at. @default unlimited */
   readonly limit?: number;
+  /**
+   * Told of each run as soon as it is done with (a moved run once its transaction
+   * committed), in the order of `runs`: to show progress while a long upgrade goes on.
+   */
+  readonly onRun?: (run: RunUpgrade) => void;
 }
 
 /** What `engine.upgradeRuns` did, run by run, newest run first. */
@@ -105,13 +110,13 @@ export async function upgradeRuns(
     after = page.data.at(-1)!.id;
   }
   for (const runId of ids) {
-    runs.push(
-      await context.transactions.run(
-        (transaction) =>
-          upgradeRun(context, transaction, scope, runId, sides, dryRun ? null : actor!),
-        { singleWrite: true },
-      ),
+    const run = await context.transactions.run(
+      (transaction) =>
+        upgradeRun(context, transaction, scope, runId, sides, dryRun ? null : actor!),
+      { singleWrite: true },
     );
+    runs.push(run);
+    options.onRun?.(run);
   }
   const counts = { upgraded: 0, would_upgrade: 0, stays: 0, refused: 0, skipped: 0 };
   for (const run of runs) counts[run.outcome] += 1;
