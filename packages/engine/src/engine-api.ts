@@ -1,4 +1,5 @@
 import type { UpgradeRunsOptions, UpgradeRunsResult } from './upgrades/upgrade-runs.js';
+import type { ScenarioVersionUsage } from './upgrades/version-usage.js';
 import type { RunEnvironment } from '@programrun/dsl';
 import type { DsseEnvelope, Jwks } from '@programrun/evidence';
 import type { IssuerActivations } from './activation/activations.js';
@@ -187,6 +188,19 @@ export interface Engine {
    * ```
    */
   upgradeRuns(scope: Scope, options: UpgradeRunsOptions): Promise<UpgradeRunsResult>;
+  /**
+   * The versions of the scenario `name` this engine loads or the scope has runs of, oldest
+   * first, each with its runs by status, how many are unfinished and whether it has
+   * drained: when an old version's runs are all finished (moved or done), it can go. A
+   * name no loaded version has and no run names is `scenario_not_found`.
+   *
+   * @example
+   * ```ts
+   * const versions = await engine.versionUsage({ account: 'acct_demo', environment: 'live' }, 'bank-payout');
+   * versions.find((version) => version.scenario_id === 'bank-payout@v1')?.drained; // true once none is left
+   * ```
+   */
+  versionUsage(scope: Scope, name: string): Promise<ScenarioVersionUsage[]>;
   /** Current time of a scope: the live clock, or the account's test clock. */
   now(scope: Scope): Promise<Date>;
   /**

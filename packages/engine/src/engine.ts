@@ -1,4 +1,5 @@
 import { upgradeRuns } from './upgrades/upgrade-runs.js';
+import { versionUsage } from './upgrades/version-usage.js';
 import { createEngineMetrics } from './telemetry/engine-metrics.js';
 import { createTelemetry } from './telemetry/telemetry.js';
 import { createBackgroundWorkers } from './health/background-workers.js';
@@ -164,6 +165,7 @@ export function createEngine(options: EngineOptions): Engine {
     runDueHandoffs: (environment) => runDueHandoffs(context, environment),
     startHandoffWorkers: (workerOptions) => startHandoffWorkers(context, workerOptions),
     partners: (scope) => partnerStatuses(context, scope),
+    versionUsage: (scope, name) => versionUsage(context, scope, name),
     upgradeRuns: (scope, upgradeOptions) => upgradeRuns(context, scope, upgradeOptions),
     now: (scope) => transactions.run(({ tx }) => context.clocks.now(tx, scope)),
     watchRun: (scope, runId, listener) => context.runChanges.watch(scope, runId, listener),

@@ -117,6 +117,7 @@ export type {
   TimerClaim,
   TimerQuery,
   RunQuery,
+  VersionStatusCount,
   Page,
   HandoffJobClaim,
   HandoffJobError,
@@ -241,3 +242,4 @@ export type { BackgroundWorker, BackgroundWorkers } from './health/background-wo
 export type { Readiness, ReadinessChecks, ReadinessOptions } from './health/readiness.js';
 export type { UpgradeRunsOptions, UpgradeRunsResult } from './upgrades/upgrade-runs.js';
 export type { RunUpgrade } from './upgrades/upgrade-run.js';
+export type { ScenarioVersionUsage } from './upgrades/version-usage.js';

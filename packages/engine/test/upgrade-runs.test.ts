@@ -13,6 +13,7 @@ import {
   seededIds,
   type Engine,
   type Scope,
+  type StoreV1,
 } from '../src/index.js';
 import { expectEngineError } from './expect-engine-error.js';
 import { SCENARIO_DIRECTORY } from './scenarios.js';
@@ -39,9 +40,9 @@ beforeAll(() => {
   ];
 });
 
-function newEngine(): Engine {
+function newEngine(store: StoreV1 = createMemoryStore()): Engine {
   return createEngine({
-    store: createMemoryStore(),
+    store,
     scenarios: [v1, v2],
     testClock: createVirtualClock('2026-03-02T09:00:00.000Z'),
     ids: seededIds('upgrade-runs'),
@@ -158,6 +159,62 @@ describe('engine.upgradeRuns', () => {
       const steps = history.map((record) => record.step);
       expect(steps.includes('rescreen_beneficiary'), id).toBe(version === v2);
     }
+  });
+
+  it('counts each version’s runs by status, and says when the old one has drained', async () => {
+    // A store written before countRunsByVersion: the engine counts by listing the runs.
+    const memory = createMemoryStore();
+    const older: StoreV1 = {
+      ...memory,
+      transaction: (work, options) =>
+        memory.transaction(
+          (tx) =>
+            work(
+              new Proxy(tx, {
+                get: (target, property): unknown =>
+                  property === 'countRunsByVersion' ? undefined : Reflect.get(target, property),
+              }),
+            ),
+          options,
+        ),
+    };
+    for (const store of [createMemoryStore(), older]) {
+      const engine = newEngine(store);
+      expect(await engine.versionUsage(scope, 'bank-payout')).toEqual([
+        expect.objectContaining({ scenario_id: v1.id, loaded: true, total: 0, drained: true }),
+        expect.objectContaining({ scenario_id: v2.id, loaded: true, total: 0, drained: true }),
+      ]);
+      const { released } = await parkedRuns(engine);
+      await engine.upgradeRuns(scope, { report, actor: OPERATOR });
+      expect(await engine.versionUsage(scope, 'bank-payout')).toEqual([
+        {
+          object: 'scenario_version_usage',
+          scenario_id: v1.id,
+          loaded: true,
+          by_status: { waiting: 1 },
+          total: 1,
+          unfinished: 1,
+          drained: false,
+        },
+        {
+          object: 'scenario_version_usage',
+          scenario_id: v2.id,
+          loaded: true,
+          by_status: { waiting: 2 },
+          total: 2,
+          unfinished: 2,
+          drained: false,
+        },
+      ]);
+      // The bank answers the payout: the last run of v1 completes, and v1 has drained.
+      await engine.advanceTestClock(scope.account, 3_600);
+      expect((await engine.getRun(scope, released)).status).toBe('completed');
+      const [old] = await engine.versionUsage(scope, 'bank-payout');
+      expect(old).toMatchObject({ by_status: { completed: 1 }, unfinished: 0, drained: true });
+    }
+    const engine = newEngine();
+    for (const name of ['no-such-scenario', 'bank-payout@v1', 'Bank'])
+      await expectEngineError(engine.versionUsage(scope, name), 'scenario_not_found');
   });
 
   it('refuses a proof about other files than the engine loads', async () => {

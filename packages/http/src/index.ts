@@ -44,6 +44,10 @@ export type { OpenApiDocument } from './openapi/build-openapi-document.js';
 export { OPENAPI_MEDIA_TYPE } from './routes/openapi.js';
 export { programRunSchema, programRunListSchema, runStatusSchema } from './schemas/program-run.js';
 export { partnerStatusSchema, partnerStatusListSchema } from './schemas/partner-status.js';
+export {
+  scenarioVersionUsageSchema,
+  scenarioVersionUsageListSchema,
+} from './schemas/scenario-version-usage.js';
 export { lifecycleRecordSchema, lifecycleRecordListSchema } from './schemas/lifecycle-record.js';
 export { scenarioSchema, scenarioListSchema } from './schemas/scenario.js';
 export { accessRequestRecordSchema } from './schemas/access-request.js';

@@ -88,6 +88,9 @@ describe('scenarios', () => {
       await expectCall(200, 'GET', `/v1/scenarios/${scenario.id}`);
     }
     await expectProblem(404, 'scenario_not_found', 'GET', '/v1/scenarios/nope@v9');
+    for (const scenario of list.body.data as { id: string }[])
+      await expectCall(200, 'GET', `/v1/scenarios/${scenario.id}/versions`);
+    await expectProblem(404, 'scenario_not_found', 'GET', '/v1/scenarios/nope/versions');
   });
 });
 

@@ -1,4 +1,10 @@
-import { FINAL_STATUSES, RUN_STATUSES, type RunStatus, type Scope } from '@programrun/engine';
+import {
+  createEngine,
+  EngineError,
+  RUN_STATUSES,
+  type RunStatus,
+  type Scope,
+} from '@programrun/engine';
 import { environmentOption, parseOptions, requireOption } from '../parse-options.js';
 import type { StoreOpener } from '../store/open-store.js';
 import { UsageError } from '../usage-error.js';
@@ -17,8 +23,6 @@ export interface VersionCount {
   /** Runs not in a final status: while any is left, the version is in use. */
   readonly unfinished: number;
 }
-
-const PAGE = 200;
 
 /**
  * `programrun upgrade status <scenario> --account <id>`: how many runs of each version of
@@ -51,42 +55,24 @@ export async function upgradeStatusCommand(
     environment: environmentOption(values, 'live'),
   };
   const opened = await openStore();
-  const counts = new Map<string, Map<RunStatus, number>>();
+  let versions: VersionCount[];
   try {
-    for (let after: string | undefined; ;) {
-      const page = await opened.store.transaction((tx) =>
-        tx.listRuns(scope, {
-          limit: PAGE,
-          ...(after === undefined ? {} : { starting_after: after }),
-        }),
-      );
-      for (const run of page.data) {
-        if (!run.scenario_id.startsWith(`${name}@`)) continue;
-        const byStatus = counts.get(run.scenario_id) ?? new Map<RunStatus, number>();
-        byStatus.set(run.status, (byStatus.get(run.status) ?? 0) + 1);
-        counts.set(run.scenario_id, byStatus);
-      }
-      if (!page.has_more || page.data.length === 0) break;
-      after = page.data.at(-1)!.id;
-    }
+    // No catalogue: the versions are those the store has runs of.
+    const engine = createEngine({ store: opened.store, scenarios: [] });
+    versions = (await engine.versionUsage(scope, name)).map(
+      ({ scenario_id, by_status, total, unfinished }) => ({
+        scenario_id,
+        by_status,
+        total,
+        unfinished,
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof EngineError && error.code === 'scenario_not_found')) throw error;
+    versions = [];
   } finally {
     await opened.close();
   }
-  const versions: VersionCount[] = [...counts]
-    .sort(([a], [b]) => versionOf(a) - versionOf(b))
-    .map(([scenario_id, byStatus]) => {
-      const total = [...byStatus.values()].reduce((sum, count) => sum + count, 0);
-      const finished = [...FINAL_STATUSES].reduce(
-        (sum, status) => sum + (byStatus.get(status) ?? 0),
-        0,
-      );
-      return {
-        scenario_id,
-        by_status: Object.fromEntries(byStatus),
-        total,
-        unfinished: total - finished,
-      };
-    });
   if (format === 'json') {
     output.out(JSON.stringify({ scenario: name, ...scope, versions }, null, 2));
     return EXIT.ok;
@@ -121,6 +107,3 @@ export async function upgradeStatusCommand(
     );
   return EXIT.ok;
 }
-
-/** The number of a scenario id's version (`bank-payout@v12` → 12). */
-const versionOf = (id: string): number => Number(id.slice(id.lastIndexOf('@v') + 2));

@@ -164,6 +164,48 @@ export function defineRunContract(withStore: WithStore): void {
         ).toEqual({ ids: ['prun_3', 'prun_2'], has_more: false });
       });
     }));
+  it("counts a scope's runs of every version of one scenario by version and status", () =>
+    withStore(async (store) => {
+      const versions = [
+        ['bank-payout@v1', 'waiting'],
+        ['bank-payout@v1', 'waiting'],
+        ['bank-payout@v1', 'completed'],
+        ['bank-payout@v2', 'waiting'],
+        ['bank-payout@v10', 'faulted'],
+        // Other scenarios whose ids begin alike, and other scopes, are not counted.
+        ['bank-payout-fast@v1', 'waiting'],
+        ['bank-payoutx@v1', 'waiting'],
+        ['bank@v1', 'waiting'],
+      ] as const;
+      await store.transaction(async (tx) => {
+        for (const [index, [scenario_id, status]] of versions.entries())
+          await tx.insertRun(storedRun(`prun_${index}`, { scenario_id, status }));
+        await tx.insertRun(
+          storedRun('prun_other', { account: otherAccount.account, scenario_id: 'bank-payout@v1' }),
+        );
+        await tx.insertRun(
+          storedRun('prun_env', {
+            environment: otherEnvironment.environment,
+            scenario_id: 'bank-payout@v1',
+          }),
+        );
+      });
+      await store.transaction(async (tx) => {
+        expect(typeof tx.countRunsByVersion).toBe('function');
+        const counts = await tx.countRunsByVersion!(scope, 'bank-payout');
+        const byKey = (a: { scenario_id: string; status: string }, b: typeof a) =>
+          `${a.scenario_id} ${a.status}`.localeCompare(`${b.scenario_id} ${b.status}`);
+        expect([...counts].sort(byKey)).toEqual(
+          [
+            { scenario_id: 'bank-payout@v1', status: 'completed', count: 1 },
+            { scenario_id: 'bank-payout@v1', status: 'waiting', count: 2 },
+            { scenario_id: 'bank-payout@v10', status: 'faulted', count: 1 },
+            { scenario_id: 'bank-payout@v2', status: 'waiting', count: 1 },
+          ].sort(byKey),
+        );
+        expect(await tx.countRunsByVersion!(scope, 'unknown-scenario')).toEqual([]);
+      });
+    }));
   it('appends lifecycle records in sequence and refuses a sequence twice', () =>
     withStore(async (store) => {
       await store.transaction(async (tx) => {

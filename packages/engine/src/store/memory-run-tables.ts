@@ -1,7 +1,14 @@
 import type { LifecycleRecord } from '../lifecycle/lifecycle-record.js';
 import { inScope, scopeKey, type MemoryState } from './memory-state.js';
 import { runMatchesQuery } from './run-query-match.js';
-import type { Page, RunOperations, RunQuery, Scope, StoredRun } from './run-spec.js';
+import type {
+  Page,
+  RunOperations,
+  RunQuery,
+  Scope,
+  StoredRun,
+  VersionStatusCount,
+} from './run-spec.js';
 import { StoreError } from './store-error.js';
 import type { UndoLog } from './undo-log.js';
 
@@ -57,6 +64,17 @@ export function memoryRunTables(state: MemoryState, undo: () => UndoLog): RunOpe
           : ordered.findIndex((run) => run.id === query.starting_after) + 1 || ordered.length;
       const data = ordered.slice(start, start + query.limit);
       return Promise.resolve({ data, has_more: start + query.limit < ordered.length });
+    },
+
+    countRunsByVersion(scope: Scope, name: string): Promise<VersionStatusCount[]> {
+      const counts = new Map<string, VersionStatusCount>();
+      for (const run of state.runs.values()) {
+        if (!inScope(scope, run) || !run.scenario_id.startsWith(`${name}@`)) continue;
+        const key = `${run.scenario_id} ${run.status}`;
+        const count = counts.get(key)?.count ?? 0;
+        counts.set(key, { scenario_id: run.scenario_id, status: run.status, count: count + 1 });
+      }
+      return Promise.resolve([...counts.values()]);
     },
 
     appendRecords(_scope: Scope, records: readonly LifecycleRecord[]): Promise<void> {

@@ -41,6 +41,13 @@ export interface StoredRun {
   readonly trace_context?: string | null;
 }
 
+/** How many runs of one version of a scenario are in one status (`countRunsByVersion`). */
+export interface VersionStatusCount {
+  readonly scenario_id: string;
+  readonly status: RunStatus;
+  readonly count: number;
+}
+
 /**
  * Filters of a run list, all of which a run must pass; results are newest first.
  *
@@ -81,6 +88,13 @@ export interface RunOperations {
   /** Replaces a run if its stored version is `expectedVersion`; else throws `version_conflict`. */
   updateRun(run: StoredRun, expectedVersion: number): Promise<void>;
   listRuns(scope: Scope, query: RunQuery): Promise<Page<StoredRun>>;
+  /**
+   * The scope's runs of every version of the scenario `name` (ids `name@v…`), counted by
+   * version and status; no row for a count of zero. Every store passing the contract has
+   * it; optional in store spec v1 so that a store written before it still compiles
+   * (without it, the engine counts by listing the runs).
+   */
+  countRunsByVersion?(scope: Scope, name: string): Promise<VersionStatusCount[]>;
 
   /** Appends records; throws `duplicate_key` if a (run, sequence) exists. */
   appendRecords(scope: Scope, records: readonly LifecycleRecord[]): Promise<void>;

@@ -12,7 +12,7 @@ import type { TimerOperations } from './timer-spec.js';
 import type { TransitionOperations } from './transition-spec.js';
 import type { WebhookOperations } from './webhook-spec.js';
 
-export type { Scope, Page, StoredRun, RunQuery } from './run-spec.js';
+export type { Scope, Page, StoredRun, RunQuery, VersionStatusCount } from './run-spec.js';
 export type { TimerRow, TimerKind, TimerQuery, TimerClaim, TestClockRow } from './timer-spec.js';
 export type { ApiKeyRow, IssuerActivationRow, AccessRequestRow } from './account-spec.js';
 export type { IdempotencyRecord } from './idempotency-spec.js';

@@ -79,6 +79,17 @@ export const scenarioIdParameter = textParameter().meta({
   examples: ['wallet-delivery@v1'],
 });
 
+/**
+ * `{id}` of `/v1/scenarios/{id}/versions`: a scenario name, or an id whose name counts.
+ */
+export const scenarioNameOrIdParameter = textParameter().meta({
+  param: {
+    id: 'ScenarioNameOrId',
+    description: 'A scenario name (`bank-payout`) or any of its ids (`bank-payout@v1`).',
+  },
+  examples: ['bank-payout'],
+});
+
 const timeFilter = (description: string) =>
   z.iso
     .datetime({

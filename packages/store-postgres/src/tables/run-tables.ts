@@ -6,6 +6,7 @@ import {
   type Scope,
   type StoredRun,
   type StoreTransactionV1,
+  type VersionStatusCount,
 } from '@programrun/engine';
 import { PREPARED_READ, type SqlExecutor } from '../sql/sql-database.js';
 import { runListStatement } from './run-list-query.js';
@@ -18,6 +19,7 @@ type RunTables = Pick<
   | 'insertRun'
   | 'updateRun'
   | 'listRuns'
+  | 'countRunsByVersion'
   | 'appendRecords'
   | 'listRecords'
 >;
@@ -101,6 +103,20 @@ export function runTables(sql: SqlExecutor, schema: string): RunTables {
         data: withTraceContext(rows.slice(0, query.limit)),
         has_more: rows.length > query.limit,
       };
+    },
+
+    async countRunsByVersion(scope: Scope, name: string): Promise<VersionStatusCount[]> {
+      // The range (every id `name@v…` sorts between `name@v` and `name@w`) keeps the scan
+      // on runs_by_scenario; the prefix test is exact whatever the collation.
+      const { rows } = await sql.query<VersionStatusCount>(
+        `SELECT scenario_id, status, count(*)::int AS count FROM ${schema}.runs
+         WHERE account = $1 AND environment = $2
+           AND scenario_id >= $3 AND scenario_id < $4 AND left(scenario_id, $5) = $6
+         GROUP BY scenario_id, status`,
+        [scope.account, scope.environment, `${name}@v`, `${name}@w`, name.length + 1, `${name}@`],
+        PREPARED_READ,
+      );
+      return rows;
     },
 
     async appendRecords(scope: Scope, records: readonly LifecycleRecord[]) {
