@@ -1,4 +1,4 @@
-import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +37,31 @@ describe('programrun upgrade check', () => {
     expect(lines).toContain('  release_approval    → release_approval');
     expect(lines).toContain('  execute_payout      stays on bank-payout@v1');
     expect(lines).toHaveLength(11);
+  });
+
+  it('shows the inputs a migration gives moved runs, and exits 1 when v2 needs one it does not give', async () => {
+    const PURPOSE = `${UPGRADES}/purpose-code`;
+    const given = await programrun([
+      'upgrade',
+      'check',
+      V1,
+      `${PURPOSE}/bank-payout@v2.yaml`,
+      '--migration',
+      `${PURPOSE}/bank-payout@v1-to-v2.yaml`,
+    ]);
+    expect(given.code, given.stderr).toBe(0);
+    expect(given.stdout).toContain(
+      "  moved runs get input purpose_code = handoffs.verify_payee.data.name_match == 'match' ? 'SUPP' : 'OTHR'\n",
+    );
+    // The same v2 on its own (no migration beside it).
+    const alone = join(directory, 'purpose-code');
+    await mkdir(alone, { recursive: true });
+    await copyFile(join(ROOT, PURPOSE, 'bank-payout@v2.yaml'), join(alone, 'bank-payout@v2.yaml'));
+    const missing = await programrun(['upgrade', 'check', V1, join(alone, 'bank-payout@v2.yaml')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toContain(
+      `${join(alone, 'bank-payout@v2.yaml')}:30:7: upgrade_missing_data runs of bank-payout@v1 may have no input "purpose_code", which bank-payout@v2 requires: give it under context.inputs in the migration\n`,
+    );
   });
 
   it('exits 1 with the problem at its line and column, and the counterexample', async () => {

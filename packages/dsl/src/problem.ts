@@ -38,6 +38,8 @@ export type ProblemCode =
   | 'upgrade_compensation_removed'
   | 'upgrade_posted_legs_changed'
   | 'upgrade_missing_data'
+  | 'upgrade_unknown_input'
+  | 'upgrade_unknown_party'
   | 'upgrade_invariant_violated';
 
 /**

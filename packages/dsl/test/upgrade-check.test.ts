@@ -11,6 +11,10 @@ const V1_FILE = 'scenarios/bank-payout@v1.yaml';
 const V1 = read(new URL('../../../scenarios/bank-payout@v1.yaml', import.meta.url));
 const V2 = read(new URL('./fixtures/upgrades/bank-payout@v2.yaml', import.meta.url));
 const MIGRATION = read(new URL('./fixtures/upgrades/bank-payout@v1-to-v2.yaml', import.meta.url));
+/** v2 with a new required input, `purpose_code`, and the migration that gives it. */
+const PURPOSE = new URL('./fixtures/upgrades/purpose-code/', import.meta.url);
+const PURPOSE_V2 = read(new URL('bank-payout@v2.yaml', PURPOSE));
+const PURPOSE_MIGRATION = read(new URL('bank-payout@v1-to-v2.yaml', PURPOSE));
 
 const v1: UpgradeFile = { text: V1, file: V1_FILE };
 const v2 = (text = V2): UpgradeFile => ({ text, file: 'scenarios/bank-payout@v2.yaml' });
@@ -32,6 +36,13 @@ const v1AsV2 = (...edits: [string, string][]): string =>
   edited(V1, ['version: v1', 'version: v2'], ...edits);
 const MIGRATION_HEAD = 'scenario: bank-payout\nfrom: v1\nto: v2\n';
 
+/** v1 as v2 with its safeguarding bank renamed (a new name for the same partner). */
+const withCustodian = (): string =>
+  v1AsV2().replaceAll('safeguarding_bank', 'safeguarding_custodian');
+/** A migration giving moved runs the new `purpose_code` by `expression`. */
+const givingPurposeCode = (expression: string): string =>
+  `${MIGRATION_HEAD}context:\n  inputs:\n    purpose_code: ${JSON.stringify(expression)}\n`;
+
 describe('checkUpgrade', () => {
   it('moves every waiting run of bank-payout@v1 to v2, but the payouts already sent', () => {
     const report = checkUpgrade(v1, v2(), migration(MIGRATION));
@@ -51,6 +62,33 @@ describe('checkUpgrade', () => {
       ['confirm_credit', true],
       ['credit_gate', true],
     ]);
+  });
+
+  it('gives moved runs an input the new version requires, by a CEL expression over the old run', () => {
+    const report = checkUpgrade(v1, v2(PURPOSE_V2), migration(PURPOSE_MIGRATION));
+    expect(report.problems.map(formatProblem)).toEqual([]);
+    expect(report.inputs).toEqual({
+      purpose_code: "handoffs.verify_payee.data.name_match == 'match' ? 'SUPP' : 'OTHR'",
+    });
+    expect(report.states.filter((state) => state.stays).map(({ state }) => state)).toEqual([
+      'payout_limits',
+      'hold_funds',
+      'screen_beneficiary',
+      'verify_payee',
+    ]);
+  });
+
+  it('moves a run waiting on a partner that only changed name, by a party rename', () => {
+    const report = checkUpgrade(
+      v1,
+      v2(withCustodian()),
+      migration(
+        `${MIGRATION_HEAD}renames:\n  parties:\n    safeguarding_bank: safeguarding_custodian\n`,
+      ),
+    );
+    expect(report.problems.map(formatProblem)).toEqual([]);
+    expect(report.parties).toEqual({ safeguarding_bank: 'safeguarding_custodian' });
+    expect(report.states.find(({ state }) => state === 'hold_funds')?.mapsTo).toBe('hold_funds');
   });
 
   it('needs no migration file for a version that only adds a step later in the flow', () => {
@@ -204,6 +242,60 @@ describe('checkUpgrade', () => {
       code: 'upgrade_invariant_violated',
       at: 'scenarios/bank-payout@v2.yaml:184:5',
       says: 'breaks for runs waiting at "confirm_credit" (payout_limits → hold_funds → hold_gate → screen_beneficiary → verify_payee → screening_gate → submit_instruction → release_approval → select_rail → execute_payout → confirm_credit): "execute_payout" may have completed before "rescreen_gate" completed, on a path to it',
+    },
+    {
+      name: 'a partner renamed without a rename entry: the waiting hold would be asked of another party',
+      to: withCustodian(),
+      code: 'upgrade_state_mismatch',
+      at: 'scenarios/bank-payout@v2.yaml:',
+      says: 'asked safeguarding_bank for ledger.hold; "hold_funds" in bank-payout@v2 asks safeguarding_custodian for ledger.hold',
+    },
+    {
+      name: 'a party rename naming a partner the old version does not have',
+      to: withCustodian(),
+      migration: `${MIGRATION_HEAD}renames:\n  parties:\n    safeguarding: safeguarding_custodian\n`,
+      code: 'upgrade_unknown_party',
+      at: 'scenarios/bank-payout@v1-to-v2.yaml:6:',
+      says: '"safeguarding" is not a party of bank-payout@v1',
+    },
+    {
+      name: 'a new required input that runs in flight were never given',
+      to: PURPOSE_V2,
+      code: 'upgrade_missing_data',
+      at: 'scenarios/bank-payout@v2.yaml:30:7',
+      says: 'runs of bank-payout@v1 may have no input "purpose_code", which bank-payout@v2 requires: give it under context.inputs in the migration',
+    },
+    {
+      name: 'an input given by an expression that reads a field the old version does not have',
+      to: PURPOSE_V2,
+      migration: givingPurposeCode('inputs.purpose'),
+      code: 'invalid_expression',
+      at: 'scenarios/bank-payout@v1-to-v2.yaml:6:',
+      says: '(evaluated on runs of bank-payout@v1)',
+    },
+    {
+      name: 'an input read from the payee check, for runs whose payee check is still to come',
+      to: PURPOSE_V2,
+      migration: PURPOSE_MIGRATION.replace(/^stay: .*\n/m, ''),
+      code: 'upgrade_missing_data',
+      at: 'scenarios/bank-payout@v1-to-v2.yaml:11:',
+      says: 'runs waiting at "payout_limits" (payout_limits) may not have completed "verify_payee", whose result input "purpose_code" reads: keep them on bank-payout@v1 under stay',
+    },
+    {
+      name: 'an input given a number where the new version takes text',
+      to: PURPOSE_V2,
+      migration: givingPurposeCode('size(inputs.payout_reference)'),
+      code: 'invalid_expression',
+      at: 'scenarios/bank-payout@v1-to-v2.yaml:6:',
+      says: 'input "purpose_code" of bank-payout@v2 is "string", but this gives int',
+    },
+    {
+      name: 'an input the new version does not have',
+      to: v1AsV2(),
+      migration: givingPurposeCode("'SUPP'"),
+      code: 'upgrade_unknown_input',
+      at: 'scenarios/bank-payout@v1-to-v2.yaml:6:',
+      says: '"purpose_code" is not an input of bank-payout@v2',
     },
     {
       name: 'a migration with a field it does not know',

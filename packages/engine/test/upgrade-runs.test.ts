@@ -6,17 +6,10 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyChain } from '@programrun/evidence';
 import { checkUpgrade, compile, type CompiledScenario, type UpgradeReport } from '@programrun/dsl';
-import {
-  createEngine,
-  createMemoryStore,
-  createVirtualClock,
-  seededIds,
-  type Engine,
-  type Scope,
-  type StoreV1,
-} from '../src/index.js';
+import { createMemoryStore, type Engine, type Scope, type StoreV1 } from '../src/index.js';
 import { expectEngineError } from './expect-engine-error.js';
 import { SCENARIO_DIRECTORY } from './scenarios.js';
+import { approve as approveAs, upgradeEngine } from './upgrade-support.js';
 
 const FIXTURES = new URL('../../dsl/test/fixtures/upgrades/', import.meta.url);
 const file = (directory: URL | string, name: string) => {
@@ -40,17 +33,10 @@ beforeAll(() => {
   ];
 });
 
-function newEngine(store: StoreV1 = createMemoryStore()): Engine {
-  return createEngine({
-    store,
-    scenarios: [v1, v2],
-    testClock: createVirtualClock('2026-03-02T09:00:00.000Z'),
-    ids: seededIds('upgrade-runs'),
-  });
-}
+const newEngine = (store?: StoreV1): Engine => upgradeEngine([v1, v2], 'upgrade-runs', store);
 
 const approve = (engine: Engine, runId: string, step: string, approver: string) =>
-  engine.signal(scope, runId, { kind: 'approval', step, decision: 'approve', approver });
+  approveAs(engine, scope, runId, step, approver);
 
 /** Runs parked at the hold (A), at the release with one of two checkers (B), at the payout (S). */
 async function parkedRuns(engine: Engine) {

@@ -116,6 +116,8 @@ export async function upgradeCommand(argv: readonly string[], output: Output): P
       const where = stays ? `stays on ${report.from}` : `→ ${mapsTo}`;
       output.out(`  ${state.padEnd(width)}  ${where}${problems.length > 0 ? '  UNSAFE' : ''}`);
     }
+    for (const [field, expression] of Object.entries(report.inputs))
+      output.out(`  moved runs get input ${field} = ${expression}`);
     for (const problem of report.problems) output.out(formatProblem(problem));
   }
   if (!report.ok) {

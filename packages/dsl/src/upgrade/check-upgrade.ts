@@ -10,6 +10,7 @@ import { sortProblems, type Problem, type ProblemCode } from '../problem.js';
 import { schemaProblems } from '../source/schema-problems.js';
 import { YamlSource } from '../source/yaml-source.js';
 import { completedBefore } from './completed-before.js';
+import { inputProblems } from './input-transforms.js';
 import { migrationSchema, type MigrationDefinition } from './migration-schema.js';
 import { stateProblems } from './state-obligations.js';
 import { stepPath, waitsAt, type Side } from './upgrade-side.js';
@@ -44,6 +45,13 @@ export interface UpgradeReport {
   readonly toDigest?: Sha256Digest;
   /** Old step id → new step id, for steps that only changed name (the migration's). */
   readonly renames: Readonly<Record<string, string>>;
+  /** Old party id → new party id, for partners that only changed name (the migration's). */
+  readonly parties: Readonly<Record<string, string>>;
+  /**
+   * New input field → the CEL expression (over the old run) whose value each moved run
+   * gets under it: the migration's `context.inputs`.
+   */
+  readonly inputs: Readonly<Record<string, string>>;
   /** The sha-256 of the migration file's text; null without one. */
   readonly migrationDigest: Sha256Digest | null;
   /** Each waiting step of the old version a run can reach, in flow order. */
@@ -86,6 +94,8 @@ export function checkUpgrade(
       ok: false,
       states: [],
       renames: {},
+      parties: {},
+      inputs: {},
       migrationDigest: migrationFile ? textDigest(migrationFile.text) : null,
       problems: sortProblems([
         ...loadProblems,
@@ -101,6 +111,7 @@ export function checkUpgrade(
   if (definition) problems.push(...migrationMismatches(definition, from!, to!, inMigration));
   const states = problems.length > 0 ? [] : upgradeStates(from!, to!, definition, migrationSource);
   problems.push(...states.flatMap((state) => state.problems));
+  problems.push(...inputProblems(from!, to!, definition, migrationSource));
   return {
     ok: problems.length === 0,
     from: from!.scenario.id,
@@ -108,6 +119,8 @@ export function checkUpgrade(
     fromDigest: from!.scenario.digest,
     toDigest: to!.scenario.digest,
     renames: { ...(definition?.renames.steps ?? {}) },
+    parties: { ...(definition?.renames.parties ?? {}) },
+    inputs: { ...(definition?.context.inputs ?? {}) },
     migrationDigest: migrationFile ? textDigest(migrationFile.text) : null,
     states,
     problems: sortProblems(problems),
@@ -177,6 +190,21 @@ function migrationMismatches(
     named('new', target, ['states', old]);
   }
   migration.stay.forEach((old, index) => named('old', old, ['stay', index]));
+  for (const [old, renamed] of Object.entries(migration.renames.parties)) {
+    for (const [side, id] of [
+      [from, old],
+      [to, renamed],
+    ] as const) {
+      if (id in side.scenario.definition.parties) continue;
+      problems.push(
+        problemAt('upgrade_unknown_party', `"${id}" is not a party of ${side.scenario.id}`, [
+          'renames',
+          'parties',
+          old,
+        ]),
+      );
+    }
+  }
   return problems;
 }
 
@@ -190,6 +218,7 @@ function upgradeStates(
   const oldGraph = from.scenario.graph;
   const newGraph = to.scenario.graph;
   const renamed = (id: string) => migration?.renames.steps[id] ?? id;
+  const renamedParty = (id: string) => migration?.renames.parties[id] ?? id;
   const done = completedBefore(oldGraph);
   const states: UpgradeState[] = [];
   for (const state of oldGraph.order) {
@@ -211,7 +240,22 @@ function upgradeStates(
             ? to.source.problemAt(code, message, stepPath(to.scenario, target))
             : from.source.problemAt(code, message, stepPath(from.scenario, state));
     const reached = describePath(findPath(oldGraph, state) ?? [{ step: state, via: 'start' }]);
-    const context = { from, to, state, target, before, reached, renamed, mappingAt };
+    const inputs = migration?.context.inputs ?? {};
+    const inputAt = (field: string, code: ProblemCode, message: string): Problem =>
+      migrationSource!.problemAt(code, message, ['context', 'inputs', field]);
+    const context = {
+      from,
+      to,
+      state,
+      target,
+      before,
+      reached,
+      renamed,
+      renamedParty,
+      mappingAt,
+      inputs,
+      inputAt,
+    };
     states.push({ state, mapsTo: target, problems: stateProblems(context) });
   }
   return states;

@@ -14,6 +14,7 @@ const versionSchema = z
  * @example
  * ```ts
  * migrationSchema.parse({ scenario: 'bank-payout', from: 'v1', to: 'v2', stay: ['execute_payout'] });
+ * migrationSchema.parse({ scenario: 'bank-payout', from: 'v1', to: 'v2', context: { inputs: { purpose_code: "'SUPP'" } } });
  * ```
  */
 export const migrationSchema = z
@@ -31,8 +32,12 @@ export const migrationSchema = z
           .record(identifierSchema, identifierSchema)
           .default({})
           .meta({ description: 'Old step id → new step id, for steps that only changed name.' }),
+        parties: z.record(identifierSchema, identifierSchema).default({}).meta({
+          description:
+            'Old party id → new party id, for a partner that only changed name: a handoff waiting on it waits on the renamed party, and its queued call goes to that party’s connector.',
+        }),
       })
-      .default({ steps: {} })
+      .default({ steps: {}, parties: {} })
       .meta({ description: 'Ids that changed without changing what they are.' }),
     states: z.record(identifierSchema, identifierSchema).default({}).meta({
       description:
@@ -42,6 +47,18 @@ export const migrationSchema = z
       description:
         'Old waiting steps whose runs stay on the old version and finish there (they are not upgraded).',
     }),
+    context: z
+      .strictObject({
+        inputs: z.record(identifierSchema, z.string().min(1)).default({}).meta({
+          description:
+            'New input field → a CEL expression over the old run (`inputs`, `records`, `handoffs`, `routes`, `environment`), evaluated when each run moves: inputs the new version needs that runs of the old one were not given.',
+        }),
+      })
+      .default({ inputs: {} })
+      .meta({
+        description:
+          "What moved runs carry besides what they did: only inputs can be set (the rest of a run's context is what its steps did).",
+      }),
   })
   .meta({
     title: 'Scenario migration',

@@ -27,12 +27,18 @@ export interface StateContext {
   /** How a run reaches the state in the old version, in words. */
   readonly reached: string;
   readonly renamed: (id: string) => string;
+  /** A party's id in the new version (the migration's `renames.parties`). */
+  readonly renamedParty: (id: string) => string;
   readonly mappingAt: (code: ProblemCode, message: string) => Problem;
+  /** The migration's inputs (field → CEL over the old run), each evaluated on the moved run. */
+  readonly inputs: Readonly<Record<string, string>>;
+  /** A problem at the migration's line giving an input. */
+  readonly inputAt: (field: string, code: ProblemCode, message: string) => Problem;
 }
 
 /** Why moving the runs waiting at one state is not safe. */
 export function stateProblems(context: StateContext): Problem[] {
-  const { from, to, state, target, reached, mappingAt } = context;
+  const { from, to, state, target, reached, mappingAt, renamedParty } = context;
   const oldStep = from.scenario.graph.steps.get(state)!;
   const newStep = to.scenario.graph.steps.get(target);
   const waiting = `runs waiting at "${state}" (${reached})`;
@@ -53,7 +59,7 @@ export function stateProblems(context: StateContext): Problem[] {
   if (oldStep.kind === 'handoff') {
     const old = oldStep.definition as { party: string; action: string };
     const next = newStep.definition as { party: string; action: string };
-    if (old.party !== next.party || old.action !== next.action)
+    if (renamedParty(old.party) !== next.party || old.action !== next.action)
       return [
         mappingAt(
           'upgrade_state_mismatch',
@@ -70,6 +76,7 @@ export function stateProblems(context: StateContext): Problem[] {
   }
   return [
     ...missingData(context),
+    ...unreadyInputs(context),
     ...rerequestedHandoffs(context),
     ...removedCompensations(context),
     ...changedLegs(context),
@@ -79,15 +86,41 @@ export function stateProblems(context: StateContext): Problem[] {
   ];
 }
 
-const READS = /\b(?:handoffs|records|approvals)\.([a-z][a-z0-9_]*)/g;
+const READS = /\b(?:handoffs|records|approvals|routes)\.([a-z][a-z0-9_]*)/g;
+
+/** The steps whose results a CEL expression reads. */
+const readsOf = (expression: string): Set<string> =>
+  new Set([...expression.matchAll(READS)].map(([, read]) => read!));
+
+/**
+ * Inputs the migration gives by reading a step's result that runs waiting at the state may
+ * not have yet (not completed on every path to it): evaluated on such a run, the
+ * expression would fail.
+ */
+function unreadyInputs(context: StateContext): Problem[] {
+  const { from, state, before, reached, inputs, inputAt } = context;
+  const problems: Problem[] = [];
+  for (const [field, expression] of Object.entries(inputs)) {
+    for (const read of readsOf(expression)) {
+      if (!from.scenario.graph.steps.has(read) || before.always.has(read)) continue;
+      problems.push(
+        inputAt(
+          field,
+          'upgrade_missing_data',
+          `runs waiting at "${state}" (${reached}) may not have completed "${read}", whose result input "${field}" reads: keep them on ${from.scenario.id} under stay, or read what every such run has`,
+        ),
+      );
+    }
+  }
+  return problems;
+}
 
 /** The steps whose results the expressions of a new version's step read (its rules' too). */
 function stepReads(scenario: LoadedScenario, id: string): Set<string> {
   const step = scenario.graph.steps.get(id)!.definition as { rules?: readonly string[] };
   const rules = scenario.definition.policy.filter((rule) => step.rules?.includes(rule.id));
   const legs = scenario.definition.legs.filter((leg) => leg.step === id);
-  const text = JSON.stringify([step, rules, legs]);
-  return new Set([...text.matchAll(READS)].map(([, read]) => read!));
+  return readsOf(JSON.stringify([step, rules, legs]));
 }
 
 /**

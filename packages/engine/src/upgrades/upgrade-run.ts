@@ -7,6 +7,8 @@ import type { Transaction } from '../kernel/transaction.js';
 import { FINAL_STATUSES, type StageRecord } from '../runs/run-record.js';
 import { initialStages } from '../runs/stage-progress.js';
 import type { Scope, TimerRow } from '../store/store-v1.js';
+import { carriedInputs } from './carried-inputs.js';
+import { renamedPartyJob } from './renamed-party-job.js';
 import { upgradedSnapshot } from './upgraded-snapshot.js';
 
 /** What an upgrade did (or, in a dry run, would do) with one run. */
@@ -122,7 +124,10 @@ export async function upgradeRun(
   });
   if (typeof snapshot === 'string')
     return outcome(runId, 'refused', waiting.step, snapshot, mapsTo);
-  const after = to.describe(snapshot);
+  const carried = carriedInputs(from, to, run.snapshot.context, report.inputs);
+  if (typeof carried === 'string') return outcome(runId, 'refused', waiting.step, carried, mapsTo);
+  const moved = { ...snapshot, context: { ...snapshot.context, inputs: carried.inputs } };
+  const after = to.describe(moved);
   if (after.awaiting?.step !== mapsTo || after.awaiting.kind !== waiting.kind)
     return outcome(
       runId,
@@ -131,9 +136,11 @@ export async function upgradeRun(
       `on ${to.id} it would not wait at "${mapsTo}" for ${waiting.kind === 'timer' ? 'a timer' : `an ${waiting.kind}`}`,
       mapsTo,
     );
-  if (actor === null) return outcome(runId, 'would_upgrade', waiting.step, null, mapsTo);
   // The clock as the run was read with it (its account's test clock came with the run).
   const now = context.clocks.nowWith(scope, loaded.testClock);
+  const renamed = await renamedPartyJob(transaction.tx, runId, waiting.step, report.parties, now);
+  if (typeof renamed === 'string') return outcome(runId, 'refused', waiting.step, renamed, mapsTo);
+  if (actor === null) return outcome(runId, 'would_upgrade', waiting.step, null, mapsTo);
   const versions = {
     from: { scenario_id: from.id, scenario_digest: from.digest },
     to: { scenario_id: to.id, scenario_digest: to.digest },
@@ -146,7 +153,7 @@ export async function upgradeRun(
     now,
     result: {
       accepted: true,
-      snapshot,
+      snapshot: moved,
       state: after,
       facts: [
         {
@@ -158,6 +165,8 @@ export async function upgradeRun(
             state: waiting.step,
             maps_to: mapsTo,
             renames: { ...report.renames },
+            party_renames: { ...report.parties },
+            inputs_given: carried.given,
             migration_digest: report.migrationDigest,
             upgraded_by: actor,
           },
@@ -179,5 +188,7 @@ export async function upgradeRun(
       maps_to: mapsTo,
     },
   });
+  // Fenced on the lease as read: a call claimed since is a conflict, and the retry refuses.
+  if (renamed) await transaction.tx.updateHandoffJob(renamed.next, renamed.job);
   return outcome(runId, 'upgraded', waiting.step, null, mapsTo);
 }

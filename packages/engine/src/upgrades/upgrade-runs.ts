@@ -50,6 +50,10 @@ function sidesOf(context: EngineContext, report: UpgradeReport): UpgradeSides {
     throw notProven('the upgrade report has no versions: a file did not load');
   if (report.states.length === 0 && report.problems.length > 0)
     throw notProven(`the upgrade was not checked: ${report.problems[0]!.message}`);
+  // A problem of no one state (an input the migration must give) holds every run back.
+  const ofStates = new Set(report.states.flatMap((state) => state.problems));
+  const general = report.problems.find((problem) => !ofStates.has(problem));
+  if (general) throw notProven(`the upgrade is not safe: ${general.code} ${general.message}`);
   const loaded = (id: string) =>
     context.catalogue.has(id) ? context.catalogue.get(id) : undefined;
   const from = loaded(report.from);
@@ -113,7 +117,8 @@ export async function upgradeRuns(
     const run = await context.transactions.run(
       (transaction) =>
         upgradeRun(context, transaction, scope, runId, sides, dryRun ? null : actor!),
-      { singleWrite: true },
+      // A renamed party's job is written after the run's transition: two writes.
+      { singleWrite: Object.keys(sides.report.parties).length === 0 },
     );
     runs.push(run);
     options.onRun?.(run);

@@ -270,6 +270,14 @@ const lifecycleDataSchemas = {
     renames: z.record(identifierField, identifierField).meta({
       description: 'Old step id → new step id, for steps that only changed name (the migration’s).',
     }),
+    party_renames: z.record(identifierField, identifierField).meta({
+      description:
+        'Old party id → new party id, for partners that only changed name (the migration’s); a handoff waiting on a renamed party is called through the new one’s connector.',
+    }),
+    inputs_given: openMapField.meta({
+      description:
+        'The inputs the migration gave the run (its `context.inputs`, each evaluated on the run as the old version had it), which the new version reads besides those the run was created with; empty when it gave none.',
+    }),
     migration_digest: sha256DigestSchema.nullable().meta({
       description: "The sha-256 of the migration file's text; null when the upgrade had none.",
     }),
