@@ -1,4 +1,4 @@
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,6 +61,37 @@ describe('programrun upgrade check', () => {
     expect(missing.code).toBe(1);
     expect(missing.stdout).toContain(
       `${join(alone, 'bank-payout@v2.yaml')}:30:7: upgrade_missing_data runs of bank-payout@v1 may have no input "purpose_code", which bank-payout@v2 requires: give it under context.inputs in the migration\n`,
+    );
+  });
+
+  it("shows a deadline the migration moves, and refuses a shortened one at the migration's line", async () => {
+    const v1 = await readFile(join(ROOT, V1), 'utf8');
+    const withExpiry = (expires: string) =>
+      v1
+        .replace('version: v1', 'version: v2')
+        .replace(
+          'maker_checker: true\n        expires: PT8H\n',
+          `maker_checker: true\n        expires: ${expires}\n`,
+        );
+    const moving = join(directory, 'deadlines');
+    await mkdir(moving, { recursive: true });
+    const migration = join(moving, 'bank-payout@v1-to-v2.yaml');
+    await writeFile(
+      migration,
+      'scenario: bank-payout\nfrom: v1\nto: v2\ndeadlines:\n  release_approval: new_version\n',
+    );
+    const v2 = join(moving, 'bank-payout@v2.yaml');
+    await writeFile(v2, withExpiry('P1D'));
+    const longer = await programrun(['upgrade', 'check', V1, v2]);
+    expect(longer.code, longer.stderr).toBe(0);
+    expect(longer.stdout).toContain(
+      '  release_approval    → release_approval  (deadline PT8H → P1D)\n',
+    );
+    await writeFile(v2, withExpiry('PT1H'));
+    const shorter = await programrun(['upgrade', 'check', V1, v2]);
+    expect(shorter.code).toBe(1);
+    expect(shorter.stdout).toContain(
+      `${migration}:5:21: upgrade_deadline_shortened runs waiting at "release_approval"`,
     );
   });
 

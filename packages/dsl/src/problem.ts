@@ -40,6 +40,7 @@ export type ProblemCode =
   | 'upgrade_missing_data'
   | 'upgrade_unknown_input'
   | 'upgrade_unknown_party'
+  | 'upgrade_deadline_shortened'
   | 'upgrade_invariant_violated';
 
 /**

@@ -36,6 +36,13 @@ const v1AsV2 = (...edits: [string, string][]): string =>
   edited(V1, ['version: v1', 'version: v2'], ...edits);
 const MIGRATION_HEAD = 'scenario: bank-payout\nfrom: v1\nto: v2\n';
 
+/** v1 as v2 whose release waits `expires` for its checkers (v1: PT8H). */
+const withReleaseExpiry = (expires: string): string =>
+  v1AsV2([
+    '        maker_checker: true\n        expires: PT8H\n',
+    `        maker_checker: true\n        expires: ${expires}\n`,
+  ]);
+const NEW_RELEASE_DEADLINE = `${MIGRATION_HEAD}deadlines:\n  release_approval: new_version\n`;
 /** v1 as v2 with its safeguarding bank renamed (a new name for the same partner). */
 const withCustodian = (): string =>
   v1AsV2().replaceAll('safeguarding_bank', 'safeguarding_custodian');
@@ -89,6 +96,21 @@ describe('checkUpgrade', () => {
     expect(report.problems.map(formatProblem)).toEqual([]);
     expect(report.parties).toEqual({ safeguarding_bank: 'safeguarding_custodian' });
     expect(report.states.find(({ state }) => state === 'hold_funds')?.mapsTo).toBe('hold_funds');
+  });
+
+  it("gives runs waiting for their release the new version's longer expiry, when the migration says so", () => {
+    const report = checkUpgrade(v1, v2(withReleaseExpiry('P1D')), migration(NEW_RELEASE_DEADLINE));
+    expect(report.problems.map(formatProblem)).toEqual([]);
+    const moved = report.states.filter((state) => state.deadline);
+    expect(moved).toEqual([
+      expect.objectContaining({
+        state: 'release_approval',
+        deadline: { kind: 'expiry', from: 'PT8H', to: 'P1D' },
+      }),
+    ]);
+    // Without the entry, waiting runs keep their deadlines.
+    const kept = checkUpgrade(v1, v2(withReleaseExpiry('P1D')));
+    expect(kept.states.some((state) => state.deadline)).toBe(false);
   });
 
   it('needs no migration file for a version that only adds a step later in the flow', () => {
@@ -257,6 +279,22 @@ describe('checkUpgrade', () => {
       code: 'upgrade_unknown_party',
       at: 'scenarios/bank-payout@v1-to-v2.yaml:6:',
       says: '"safeguarding" is not a party of bank-payout@v1',
+    },
+    {
+      name: 'a shortened release expiry given to runs already waiting: one waiting longer would be due in the past',
+      to: withReleaseExpiry('PT1H'),
+      migration: NEW_RELEASE_DEADLINE,
+      code: 'upgrade_deadline_shortened',
+      at: 'scenarios/bank-payout@v1-to-v2.yaml:5:',
+      says: 'runs waiting at "release_approval" (payout_limits → hold_funds → hold_gate → screen_beneficiary → verify_payee → screening_gate → submit_instruction → release_approval) have PT8H on bank-payout@v1; counted from when they started waiting, bank-payout@v2\'s PT1H would put the deadline of one that has waited longer in the past',
+    },
+    {
+      name: 'a deadline moved for a step the old version does not have',
+      to: v1AsV2(),
+      migration: `${MIGRATION_HEAD}deadlines:\n  release: new_version\n`,
+      code: 'upgrade_unknown_step',
+      at: 'scenarios/bank-payout@v1-to-v2.yaml:5:',
+      says: '"release" is not a step of bank-payout@v1',
     },
     {
       name: 'a new required input that runs in flight were never given',

@@ -1,7 +1,8 @@
 // engine.upgradeRuns on a SQL store (PGlite): a waiting run moves to v2 in one write, its
 // run record keeps the upgrade, and its events keep the bodies they had (each names the
 // version the run was on when its record was written), read before and after the move; a
-// run waiting on a renamed partner has its queued job moved to the new name with it.
+// run waiting on a renamed partner has its queued job moved to the new name with it, and
+// one whose deadline the migration moves has its timer replaced and its job's deadline moved.
 import { describe, expect, it } from 'vitest';
 import {
   createEngine,
@@ -18,6 +19,31 @@ import { closingAfter, usePGliteSchemas } from './support/pglite-schemas.js';
 const withFreshStore = closingAfter(usePGliteSchemas('upgrades'));
 const { v1, v2, report } = bankPayoutUpgrade();
 const scope: Scope = { account: 'acct_upgrades', environment: 'test' };
+
+const V1_TEXT = readFileSync(
+  new URL('../../../scenarios/bank-payout@v1.yaml', import.meta.url),
+  'utf8',
+);
+
+/**
+ * bank-payout@v1 and a v2 made by `edit`, compiled, with the proof of the migration whose
+ * body (after its three names) is `migration`.
+ */
+function editedUpgrade(edit: (v1: string) => string, migration: string) {
+  const files = [
+    { text: V1_TEXT, file: 'bank-payout@v1.yaml' },
+    { text: edit(V1_TEXT.replace('version: v1', 'version: v2')), file: 'bank-payout@v2.yaml' },
+  ] as const;
+  const proof = checkUpgrade(files[0], files[1], {
+    text: `scenario: bank-payout\nfrom: v1\nto: v2\n${migration}`,
+    file: 'bank-payout@v1-to-v2.yaml',
+  });
+  const [from, to] = files.map(({ text, file }) => compile(text, { file })) as [
+    CompiledScenario,
+    CompiledScenario,
+  ];
+  return { from, to, proof };
+}
 
 /** An engine on `store` loading both versions, on a virtual clock. */
 const engineOn = (store: StoreV1, scenarios: readonly CompiledScenario[]) =>
@@ -78,27 +104,14 @@ describe('engine.upgradeRuns on a SQL store', () => {
 
   it('moves the queued job of a renamed partner to its new name, in the same transaction', () =>
     withFreshStore(async (store) => {
-      const v1Text = readFileSync(
-        new URL('../../../scenarios/bank-payout@v1.yaml', import.meta.url),
-        'utf8',
+      const {
+        from,
+        to,
+        proof: renamed,
+      } = editedUpgrade(
+        (v2) => v2.replaceAll('safeguarding_bank', 'safeguarding_custodian'),
+        'renames:\n  parties:\n    safeguarding_bank: safeguarding_custodian\n',
       );
-      const files = [
-        { text: v1Text, file: 'bank-payout@v1.yaml' },
-        {
-          text: v1Text
-            .replace('version: v1', 'version: v2')
-            .replaceAll('safeguarding_bank', 'safeguarding_custodian'),
-          file: 'bank-payout@v2.yaml',
-        },
-      ] as const;
-      const renamed = checkUpgrade(files[0], files[1], {
-        text: 'scenario: bank-payout\nfrom: v1\nto: v2\nrenames:\n  parties:\n    safeguarding_bank: safeguarding_custodian\n',
-        file: 'bank-payout@v1-to-v2.yaml',
-      });
-      const [from, to] = files.map(({ text, file }) => compile(text, { file })) as [
-        CompiledScenario,
-        CompiledScenario,
-      ];
       const engine = engineOn(store, [from, to]);
       const { run } = await engine.createRun(scope, {
         scenario_id: from.id,
@@ -118,5 +131,48 @@ describe('engine.upgradeRuns on a SQL store', () => {
       const moved = await engine.getRun(scope, run.id);
       expect(moved).toMatchObject({ scenario_id: to.id });
       expect(moved.awaiting?.step).toBe('submit_instruction');
+    }));
+
+  it("replaces a waiting run's timer and its job's deadline when the migration moves them", () =>
+    withFreshStore(async (store) => {
+      const {
+        from,
+        to,
+        proof: moving,
+      } = editedUpgrade(
+        (v2) =>
+          v2.replace(
+            '          reference: inputs.payout_reference\n        timeout: PT5M\n',
+            '          reference: inputs.payout_reference\n        timeout: PT15M\n',
+          ),
+        'deadlines:\n  hold_funds: new_version\n',
+      );
+      const engine = engineOn(store, [from, to]);
+      const { run } = await engine.createRun(scope, {
+        scenario_id: from.id,
+        inputs: from.definition.example_inputs,
+      });
+      const state = () =>
+        store.transaction(async (tx) => ({
+          timers: await tx.pendingTimers(run.id),
+          jobs: await tx.handoffJobsOfRun(run.id),
+        }));
+      const before = await state();
+      expect(before.timers).toEqual([
+        expect.objectContaining({ step: 'hold_funds', kind: 'timeout' }),
+      ]);
+      const due = Date.parse(before.timers[0]!.due_at);
+
+      await engine.upgradeRuns(scope, { report: moving, actor: 'ops:upgrader' });
+      const after = await state();
+      const moved = new Date(due + 10 * 60_000).toISOString();
+      expect(after.timers).toEqual([
+        expect.objectContaining({ step: 'hold_funds', kind: 'timeout', due_at: moved }),
+      ]);
+      expect(after.timers[0]!.id).not.toBe(before.timers[0]!.id);
+      expect(after.jobs).toEqual([
+        expect.objectContaining({ step: 'hold_funds', deadline: moved }),
+      ]);
+      expect((await engine.getRun(scope, run.id)).awaiting?.deadline).toBe(moved);
     }));
 });

@@ -112,9 +112,12 @@ export async function upgradeCommand(argv: readonly string[], output: Output): P
       `${moving}${migrationFile === undefined ? ' (no migration: steps map by id)' : ` (migration ${migrationFile})`}`,
     );
     const width = Math.max(0, ...report.states.map(({ state }) => state.length));
-    for (const { state, mapsTo, stays, problems } of report.states) {
+    for (const { state, mapsTo, stays, deadline, problems } of report.states) {
       const where = stays ? `stays on ${report.from}` : `→ ${mapsTo}`;
-      output.out(`  ${state.padEnd(width)}  ${where}${problems.length > 0 ? '  UNSAFE' : ''}`);
+      const moved = deadline ? `  (deadline ${deadline.from} → ${deadline.to})` : '';
+      output.out(
+        `  ${state.padEnd(width)}  ${where}${moved}${problems.length > 0 ? '  UNSAFE' : ''}`,
+      );
     }
     for (const [field, expression] of Object.entries(report.inputs))
       output.out(`  moved runs get input ${field} = ${expression}`);

@@ -14,6 +14,8 @@ import { inputProblems } from './input-transforms.js';
 import { migrationSchema, type MigrationDefinition } from './migration-schema.js';
 import { stateProblems } from './state-obligations.js';
 import { stepPath, waitsAt, type Side } from './upgrade-side.js';
+import { waitDeadline, type WaitDeadline } from './wait-deadline.js';
+import { parseDuration } from '../schema/duration.js';
 
 /** A scenario or migration file's text, and its name for problems. */
 export interface UpgradeFile {
@@ -29,6 +31,15 @@ export interface UpgradeState {
   readonly mapsTo?: string;
   /** True when the migration keeps them on the old version (`stay`). */
   readonly stays?: true;
+  /**
+   * The wait's deadline moves (the migration's `deadlines: new_version`): its timer, the old
+   * version's duration and the new one's; a moved run's deadline is its wait's start plus `to`.
+   */
+  readonly deadline?: {
+    readonly kind: WaitDeadline['kind'];
+    readonly from: string;
+    readonly to: string;
+  };
   /** Why the move is not safe; empty when it is. */
   readonly problems: readonly Problem[];
 }
@@ -190,6 +201,7 @@ function migrationMismatches(
     named('new', target, ['states', old]);
   }
   migration.stay.forEach((old, index) => named('old', old, ['stay', index]));
+  for (const old of Object.keys(migration.deadlines)) named('old', old, ['deadlines', old]);
   for (const [old, renamed] of Object.entries(migration.renames.parties)) {
     for (const [side, id] of [
       [from, old],
@@ -256,7 +268,44 @@ function upgradeStates(
       inputs,
       inputAt,
     };
-    states.push({ state, mapsTo: target, problems: stateProblems(context) });
+    const moved = movedDeadline(from, to, state, target, migration, migrationSource, reached);
+    states.push({
+      state,
+      mapsTo: target,
+      ...(moved.deadline ? { deadline: moved.deadline } : {}),
+      problems: [...stateProblems(context), ...moved.problems],
+    });
   }
   return states;
+}
+
+/**
+ * The deadline of the runs waiting at `state` when the migration gives them the new
+ * version's (`deadlines: new_version`), refused when it is shorter: a run that has waited
+ * longer than the new duration would be due before the upgrade.
+ */
+function movedDeadline(
+  from: Side,
+  to: Side,
+  state: string,
+  target: string,
+  migration: MigrationDefinition | undefined,
+  migrationSource: YamlSource | undefined,
+  reached: string,
+): { deadline?: NonNullable<UpgradeState['deadline']>; problems: Problem[] } {
+  if (migration?.deadlines[state] !== 'new_version') return { problems: [] };
+  const old = waitDeadline(from.scenario, state);
+  const next = waitDeadline(to.scenario, target);
+  if (!old || !next || old.kind !== next.kind) return { problems: [] };
+  if (parseDuration(next.duration) < parseDuration(old.duration))
+    return {
+      problems: [
+        migrationSource!.problemAt(
+          'upgrade_deadline_shortened',
+          `runs waiting at "${state}" (${reached}) have ${old.duration} on ${from.scenario.id}; counted from when they started waiting, ${to.scenario.id}'s ${next.duration} would put the deadline of one that has waited longer in the past`,
+          ['deadlines', state],
+        ),
+      ],
+    };
+  return { deadline: { kind: old.kind, from: old.duration, to: next.duration }, problems: [] };
 }

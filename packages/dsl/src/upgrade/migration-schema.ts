@@ -47,6 +47,13 @@ export const migrationSchema = z
       description:
         'Old waiting steps whose runs stay on the old version and finish there (they are not upgraded).',
     }),
+    deadlines: z
+      .record(identifierSchema, z.enum(['keep', 'new_version']))
+      .default({})
+      .meta({
+        description:
+          "Old waiting step → `new_version`: a run waiting there gets the new version's expiry, timeout or wait, counted from when it started waiting (it may only grow); `keep` (the default) keeps its deadline.",
+      }),
     context: z
       .strictObject({
         inputs: z.record(identifierSchema, z.string().min(1)).default({}).meta({

@@ -57,6 +57,8 @@ export interface CommitTransitionInput {
    * step's ids, deadlines unchanged (scheduled when the run awaits their step and attempt).
    */
   readonly carriedTimers?: readonly TimerRow[];
+  /** Pending timers the carried ones replace (an upgraded wait's moved deadline): cancelled. */
+  readonly replacedTimerIds?: readonly string[];
   /**
    * The upgrade this transition is (its record's sequence is filled in): kept in the run
    * record's `upgrades`.
@@ -141,6 +143,7 @@ export async function commitTransition(
     planned: input.carriedTimers ? [...plan.timers, ...input.carriedTimers] : plan.timers,
     awaiting: result.state.awaiting,
     firedTimerId: input.firedTimerId,
+    replacedTimerIds: input.replacedTimerIds,
   });
 
   const creation = input.creation;

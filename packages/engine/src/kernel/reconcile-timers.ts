@@ -14,7 +14,7 @@ export interface TimerReconciliation {
 /**
  * Which timers a transition schedules, cancels and keeps: only timers of what the run now
  * awaits (its step and attempt) survive, so a stale deadline can never fire into a later
- * attempt. The timer that caused the transition (`firedTimerId`) is settled by the caller
+ * attempt, and none a planned timer replaces. The timer that caused the transition (`firedTimerId`) is settled by the caller
  * and appears in none of the lists. Pure.
  */
 export function reconcileTimers(input: {
@@ -22,14 +22,18 @@ export function reconcileTimers(input: {
   readonly planned: readonly TimerRow[];
   readonly awaiting: RunState['awaiting'];
   readonly firedTimerId?: string | undefined;
+  /** Pending timers a planned one takes the place of (an upgrade's moved deadline). */
+  readonly replacedTimerIds?: readonly string[] | undefined;
 }): TimerReconciliation {
   const { awaiting, firedTimerId } = input;
+  const replaced = new Set(input.replacedTimerIds);
   const awaited = (timer: TimerRow): boolean =>
     awaiting !== null && timer.step === awaiting.step && timer.attempt === awaiting.attempt;
   const existing = input.existing.filter((timer) => timer.id !== firedTimerId);
+  const kept = (timer: TimerRow): boolean => awaited(timer) && !replaced.has(timer.id);
   return {
     schedule: input.planned.filter(awaited),
-    cancel: existing.filter((timer) => !awaited(timer)),
-    keep: existing.filter(awaited),
+    cancel: existing.filter((timer) => !kept(timer)),
+    keep: existing.filter(kept),
   };
 }

@@ -1,14 +1,14 @@
 import type { CompiledScenario, UpgradeReport } from '@programrun/dsl';
-import { deterministicId } from '../ids/deterministic-id.js';
 import type { EngineContext } from '../engine-context.js';
 import { commitTransition } from '../kernel/commit-transition.js';
 import { isStarted, loadRunForTransition } from '../kernel/load-run.js';
 import type { Transaction } from '../kernel/transaction.js';
 import { FINAL_STATUSES, type StageRecord } from '../runs/run-record.js';
 import { initialStages } from '../runs/stage-progress.js';
-import type { Scope, TimerRow } from '../store/store-v1.js';
+import type { Scope } from '../store/store-v1.js';
 import { carriedInputs } from './carried-inputs.js';
-import { renamedPartyJob } from './renamed-party-job.js';
+import { movedJob } from './moved-job.js';
+import { movedTimers } from './moved-timers.js';
 import { upgradedSnapshot } from './upgraded-snapshot.js';
 
 /** What an upgrade did (or, in a dry run, would do) with one run. */
@@ -50,33 +50,14 @@ function carriedStages(previous: readonly StageRecord[], to: CompiledScenario): 
 }
 
 /**
- * The run's pending timers of the step it waited at, under the step it waits at now, with
- * their deadlines unchanged: a timer whose step kept its id is kept as it is (these are
- * only the others, under the ids the new step's timers get).
- */
-function carriedTimers(
-  pending: readonly TimerRow[],
-  runId: string,
-  waitsAt: { readonly from: string; readonly to: string },
-): TimerRow[] {
-  if (waitsAt.from === waitsAt.to) return [];
-  return pending
-    .filter((timer) => timer.step === waitsAt.from)
-    .map((timer) => ({
-      ...timer,
-      step: waitsAt.to,
-      id: deterministicId('tmr', `${runId}:${waitsAt.to}:${timer.attempt}:${timer.kind}`),
-    }));
-}
-
-/**
  * Moves one run of `sides.from` to `sides.to` inside the caller's transaction, when the
  * proof lets the step it waits at move: its snapshot rebuilt on the new version at the
  * mapped step (`upgradedSnapshot`), checked to wait there for the same kind of thing, and
  * written as one transition of the new version whose one record is `program_run.upgraded`
  * (both digests, the mapping, the migration's digest), continuing the run's hash chain.
- * The step's pending timers keep their deadlines; its handoff job (same step, attempt and
- * partner key) stays as it is. `actor` (who moves it) goes in the record and the run's
+ * The step's pending timers keep their deadlines unless the proof moves the wait's
+ * (`movedTimers`); its handoff job (same step, attempt and partner key) stays, under its
+ * renamed party and moved deadline when the migration says so (`movedJob`). `actor` (who moves it) goes in the record and the run's
  * `upgrades`; a dry run (`actor` null) stops before the write.
  */
 export async function upgradeRun(
@@ -138,8 +119,32 @@ export async function upgradeRun(
     );
   // The clock as the run was read with it (its account's test clock came with the run).
   const now = context.clocks.nowWith(scope, loaded.testClock);
-  const renamed = await renamedPartyJob(transaction.tx, runId, waiting.step, report.parties, now);
-  if (typeof renamed === 'string') return outcome(runId, 'refused', waiting.step, renamed, mapsTo);
+  const timers = movedTimers(
+    loaded.pendingTimers,
+    runId,
+    { from: waiting.step, to: mapsTo },
+    state.deadline,
+    to.digest,
+  );
+  if (timers.deadline && Date.parse(timers.deadline.from) <= now.getTime())
+    return outcome(
+      runId,
+      'refused',
+      waiting.step,
+      `its deadline (${timers.deadline.from}) has passed: it is about to take its timeout on ${from.id}`,
+      mapsTo,
+    );
+  const job = await movedJob(
+    transaction.tx,
+    runId,
+    waiting.step,
+    {
+      parties: report.parties,
+      deadline: waiting.kind === 'handoff' ? (timers.deadline?.to ?? null) : null,
+    },
+    now,
+  );
+  if (typeof job === 'string') return outcome(runId, 'refused', waiting.step, job, mapsTo);
   if (actor === null) return outcome(runId, 'would_upgrade', waiting.step, null, mapsTo);
   const versions = {
     from: { scenario_id: from.id, scenario_digest: from.digest },
@@ -166,6 +171,7 @@ export async function upgradeRun(
             maps_to: mapsTo,
             renames: { ...report.renames },
             party_renames: { ...report.parties },
+            deadlines_moved: timers.deadline ? { [mapsTo]: timers.deadline } : {},
             inputs_given: carried.given,
             migration_digest: report.migrationDigest,
             upgraded_by: actor,
@@ -175,7 +181,8 @@ export async function upgradeRun(
     },
     previous: { ...run, record: { ...run.record, stages: carriedStages(run.record.stages, to) } },
     pendingTimers: loaded.pendingTimers,
-    carriedTimers: carriedTimers(loaded.pendingTimers, runId, { from: waiting.step, to: mapsTo }),
+    carriedTimers: timers.carried,
+    replacedTimerIds: timers.replaced,
     sandbox: context.sandbox,
     handoffs: context.handoffs,
     deliveries: context.deliveries,
@@ -189,6 +196,6 @@ export async function upgradeRun(
     },
   });
   // Fenced on the lease as read: a call claimed since is a conflict, and the retry refuses.
-  if (renamed) await transaction.tx.updateHandoffJob(renamed.next, renamed.job);
+  if (job) await transaction.tx.updateHandoffJob(job.next, job.job);
   return outcome(runId, 'upgraded', waiting.step, null, mapsTo);
 }

@@ -43,6 +43,10 @@ export interface UpgradeRunsResult {
 
 const PAGE = 100;
 
+/** Whether moving a run may write its handoff job after its transition (two writes). */
+const writesJobs = (report: UpgradeReport): boolean =>
+  Object.keys(report.parties).length > 0 || report.states.some((state) => state.deadline);
+
 /** The two compiled versions the proof is about, refusing a proof of other files. */
 function sidesOf(context: EngineContext, report: UpgradeReport): UpgradeSides {
   const notProven = (why: string) => new EngineError('upgrade_not_proven', why);
@@ -117,8 +121,7 @@ export async function upgradeRuns(
     const run = await context.transactions.run(
       (transaction) =>
         upgradeRun(context, transaction, scope, runId, sides, dryRun ? null : actor!),
-      // A renamed party's job is written after the run's transition: two writes.
-      { singleWrite: Object.keys(sides.report.parties).length === 0 },
+      { singleWrite: !writesJobs(sides.report) },
     );
     runs.push(run);
     options.onRun?.(run);

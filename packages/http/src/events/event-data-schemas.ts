@@ -274,6 +274,21 @@ const lifecycleDataSchemas = {
       description:
         'Old party id → new party id, for partners that only changed name (the migration’s); a handoff waiting on a renamed party is called through the new one’s connector.',
     }),
+    deadlines_moved: z
+      .record(
+        identifierField,
+        z.strictObject({
+          from: instantField.meta({ description: 'The deadline the run had on the old version.' }),
+          to: instantField.meta({
+            description:
+              "The new version's: when the wait started plus its new duration (the migration's `deadlines: new_version`).",
+          }),
+        }),
+      )
+      .meta({
+        description:
+          'The step whose deadline (expiry, timeout or wait) the upgrade moved, with the deadline before and after; empty when none moved.',
+      }),
     inputs_given: openMapField.meta({
       description:
         'The inputs the migration gave the run (its `context.inputs`, each evaluated on the run as the old version had it), which the new version reads besides those the run was created with; empty when it gave none.',
