@@ -11,11 +11,6 @@ export interface WaitDeadline {
 /**
  * The deadline a step a run can wait at sets: an approval's `expires`, a check review's
  * `review.expires`, a handoff's `timeout`, a wait's `duration`; null for any other step.
- *
- * @example
- * ```ts
- * waitDeadline(scenario, 'release_approval'); // { kind: 'expiry', duration: 'PT8H' }
- * ```
  */
 export function waitDeadline(scenario: LoadedScenario, step: string): WaitDeadline | null {
   const definition = scenario.graph.steps.get(step)?.definition;

@@ -14,12 +14,6 @@ export interface CarriedInputs {
  * `context.inputs` (field → CEL) evaluated on the run as `from` has it, checked against
  * `to`'s input schema. A string says why the run cannot move: an expression failed on this
  * run (a field it reads is absent, the budget ran out), or `to` refuses the inputs.
- *
- * @example
- * ```ts
- * carriedInputs(v1, v2, run.snapshot.context, { purpose_code: "'SUPP'" });
- * // { inputs: { ...run's inputs, purpose_code: 'SUPP' }, given: { purpose_code: 'SUPP' } }
- * ```
  */
 export function carriedInputs(
   from: CompiledScenario,

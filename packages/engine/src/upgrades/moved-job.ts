@@ -24,12 +24,6 @@ const OPEN = new Set<HandoffJobRow['status']>(['queued', 'accepted']);
  * the partner is sent stays as it was queued (same body, same `pik_` key), so a partner that
  * matches a retried key against its body sees the same call. A string says why the run
  * cannot move now: a call to the partner is in flight.
- *
- * @example
- * ```ts
- * const moved = await movedJob(tx, run.id, 'hold_funds', { parties: { safeguarding_bank: 'custodian' }, deadline: null }, now);
- * if (moved && typeof moved !== 'string') await tx.updateHandoffJob(moved.next, moved.job);
- * ```
  */
 export async function movedJob(
   tx: StoreTransactionV1,

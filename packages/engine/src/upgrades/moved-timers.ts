@@ -19,12 +19,6 @@ export interface MovedTimers {
  * `deadlines: new_version`), its timer due the new duration after the wait started (its old
  * due time less the old duration), under an id of its own (`version` tells it from the one
  * it replaces). Timers of a step that kept its id and deadline are kept as they are.
- *
- * @example
- * ```ts
- * movedTimers(pending, runId, { from: 'release_approval', to: 'release_approval' },
- *   { kind: 'expiry', from: 'PT8H', to: 'P1D' }, v2.digest);
- * ```
  */
 export function movedTimers(
   pending: readonly TimerRow[],

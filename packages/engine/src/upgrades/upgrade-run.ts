@@ -55,10 +55,11 @@ function carriedStages(previous: readonly StageRecord[], to: CompiledScenario): 
  * mapped step (`upgradedSnapshot`), checked to wait there for the same kind of thing, and
  * written as one transition of the new version whose one record is `program_run.upgraded`
  * (both digests, the mapping, the migration's digest), continuing the run's hash chain.
- * The step's pending timers keep their deadlines unless the proof moves the wait's
- * (`movedTimers`); its handoff job (same step, attempt and partner key) stays, under its
- * renamed party and moved deadline when the migration says so (`movedJob`). `actor` (who moves it) goes in the record and the run's
- * `upgrades`; a dry run (`actor` null) stops before the write.
+ * The moved run carries the migration's inputs (`carriedInputs`). The step's pending
+ * timers keep their deadlines unless the proof moves the wait's (`movedTimers`); its
+ * handoff job (same step, attempt and partner key) stays, under its renamed party and
+ * moved deadline when the migration says so (`movedJob`). `actor` (who moves it) goes in
+ * the record and the run's `upgrades`; a dry run (`actor` null) stops before the write.
  */
 export async function upgradeRun(
   context: EngineContext,
