@@ -25,6 +25,9 @@ const CONSISTENT: Readonly<Record<string, readonly string[]>> = {
   drop: ['retrying/connection', 'exhausted/connection'],
 };
 
+/** A connector-side timeout: the answer did not reach the connector within its limit. */
+const TIMED_OUT = new Set(['retrying/timeout', 'exhausted/timeout']);
+
 /** A string field of a record's data ('' when absent or not a string). */
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
@@ -53,6 +56,13 @@ export interface HandoffAuditOptions {
   readonly parties: readonly string[];
   /** Every handoff of these parties must be answered once (the runs finished). @default true */
   readonly requireAnswered?: boolean;
+  /**
+   * The connector's limit per call. When given, an attempt recorded as a timeout is
+   * consistent with any behaviour of the partner if the record's own `duration_ms` reached
+   * the limit: on a loaded host an answer sent at once can still reach the connector late.
+   * A timeout recorded sooner than the limit stays a problem.
+   */
+  readonly connectorTimeoutMs?: number;
 }
 
 /**
@@ -151,7 +161,12 @@ export function auditHandoffs(
           continue;
         }
         const seen = `${text(record.data.outcome)}/${text(record.data.error_class) || '-'}`;
-        if (!(CONSISTENT[call.behaviour] ?? []).includes(seen)) {
+        const lateForConnector =
+          options.connectorTimeoutMs !== undefined &&
+          TIMED_OUT.has(seen) &&
+          // Timers may fire up to a millisecond early against the rounded duration.
+          Number(record.data.duration_ms) >= options.connectorTimeoutMs - 1;
+        if (!lateForConnector && !(CONSISTENT[call.behaviour] ?? []).includes(seen)) {
           problems.push(
             `${label}: call ${call.callNumber} (${call.behaviour}) recorded as ${seen}`,
           );

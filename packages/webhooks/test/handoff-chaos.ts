@@ -258,7 +258,10 @@ export async function runHandoffChaos(options: HandoffChaosOptions): Promise<Han
     for (const { run, scope } of ended)
       histories.set(run.id, await historyOf(engine, scope, run.id));
     const calls = [...partner.calls];
-    const audit = auditHandoffs(histories, calls, { parties: WALLET_PARTIES });
+    const audit = auditHandoffs(histories, calls, {
+      parties: WALLET_PARTIES,
+      connectorTimeoutMs: CONNECTOR_TIMEOUT_MS,
+    });
     const behaviours: Record<string, number> = {};
     for (const call of calls) behaviours[call.behaviour] = (behaviours[call.behaviour] ?? 0) + 1;
     const perKey = new Map<string, number>();
