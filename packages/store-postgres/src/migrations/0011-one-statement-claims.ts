@@ -16,24 +16,34 @@ import type { Migration } from './migration.js';
  * count in flight. The lock key is the one the claims of earlier versions take, so hosts of
  * both versions claiming at once still take turns.
  */
-export const oneStatementClaimsMigration: Migration = {
-  version: 11,
-  name: 'one_statement_claims',
-  sql: (schema) => `
-CREATE FUNCTION ${schema}.claim_handoff_jobs(
+/**
+ * The claim function's name, parameters and result, after `${schema}.`, as the claim
+ * functions declare it (the body follows).
+ */
+export const claimFunctionSignature = (schema: string): string => `claim_handoff_jobs(
   p_environment text, p_party text, p_account text, p_due text, p_now text,
   p_limit integer, p_cap integer, p_share integer, p_owner text, p_until text,
   p_ended text[]
 ) RETURNS SETOF ${schema}.handoff_jobs
 LANGUAGE plpgsql VOLATILE AS $claim$
-BEGIN
-  IF p_limit <= 0 THEN
-    RETURN;
-  END IF;
-  PERFORM pg_advisory_xact_lock(hashtextextended(
+`;
+
+/**
+ * The statement that takes a party's claim lock (the key every version's claims take), as
+ * the claim functions write it.
+ */
+export const partyClaimLock = (
+  schema: string,
+): string => `  PERFORM pg_advisory_xact_lock(hashtextextended(
     'programrun:handoff-claim:' || '${schema.replaceAll("'", "''")}' || ':' || p_environment || ':' || p_party, 0));
-  RETURN QUERY
-  WITH RECURSIVE groups AS (
+`;
+
+/**
+ * The fair claim of `claim_handoff_jobs` (version 11) as the function's `RETURN QUERY`
+ * writes it, over the function's parameters: every account with queued jobs of the party
+ * on turns, within the cap and the per-account share, remembering the turns.
+ */
+export const fairClaimQuery = (schema: string): string => `  WITH RECURSIVE groups AS (
     (SELECT q.party, q.account FROM ${schema}.handoff_jobs q
      WHERE q.status = 'queued' AND q.environment = p_environment AND q.party = p_party
        AND (p_account IS NULL OR q.account = p_account)
@@ -116,7 +126,18 @@ BEGIN
     ON CONFLICT (environment, party, account) DO UPDATE SET last_claim = excluded.last_claim
   )
   SELECT * FROM leased;
-END
+`;
+
+export const oneStatementClaimsMigration: Migration = {
+  version: 11,
+  name: 'one_statement_claims',
+  sql: (schema) => `
+CREATE FUNCTION ${schema}.${claimFunctionSignature(schema)}BEGIN
+  IF p_limit <= 0 THEN
+    RETURN;
+  END IF;
+${partyClaimLock(schema)}  RETURN QUERY
+${fairClaimQuery(schema)}END
 $claim$;
 `,
 };

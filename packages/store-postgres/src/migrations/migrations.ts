@@ -9,6 +9,7 @@ import { runListFiltersMigration } from './0008-run-list-filters.js';
 import { leanOutboxIndexMigration } from './0009-lean-outbox-index.js';
 import { outboxReferencesRecordsMigration } from './0010-outbox-references-records.js';
 import { oneStatementClaimsMigration } from './0011-one-statement-claims.js';
+import { singleAccountClaimsMigration } from './0012-single-account-claims.js';
 import type { Migration } from './migration.js';
 
 /**
@@ -31,6 +32,7 @@ export const MIGRATIONS: readonly Migration[] = [
   leanOutboxIndexMigration,
   outboxReferencesRecordsMigration,
   oneStatementClaimsMigration,
+  singleAccountClaimsMigration,
 ];
 
 /** The schema version this package reads and writes. */
