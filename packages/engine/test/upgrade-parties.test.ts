@@ -3,7 +3,6 @@
 // its call goes to the renamed party's connector, with the same request and partner key;
 // the old name's connector is never called. A run whose call is in flight stays on v1 until
 // the call is over.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkUpgrade, compile, type CompiledScenario } from '@programrun/dsl';
 import {
@@ -14,16 +13,9 @@ import {
   type HandoffRequest,
   type Scope,
 } from '../src/index.js';
-import { SCENARIO_DIRECTORY } from './scenarios.js';
+import { LIVE_BANK_PAYOUT_V1 } from './upgrade-support.js';
 
-// On the public demo track, so that it runs live (connectors call partners only in live).
-const V1 = {
-  text: readFileSync(
-    new URL('bank-payout@v1.yaml', `file://${SCENARIO_DIRECTORY}`),
-    'utf8',
-  ).replace('asset_track: production_placeholder', 'asset_track: public_demo'),
-  file: 'bank-payout@v1.yaml',
-};
+const V1 = LIVE_BANK_PAYOUT_V1;
 const V2 = {
   text: V1.text
     .replace('version: v1', 'version: v2')

@@ -1,5 +1,6 @@
-// What the upgrade tests share: an engine on a virtual clock that loads both versions, and
-// an approval signal.
+// What the upgrade tests share: an engine on a virtual clock that loads both versions, an
+// approval signal, and bank-payout@v1 as a live run has it.
+import { readFileSync } from 'node:fs';
 import type { CompiledScenario } from '@programrun/dsl';
 import {
   createEngine,
@@ -10,6 +11,19 @@ import {
   type Scope,
   type StoreV1,
 } from '../src/index.js';
+import { SCENARIO_DIRECTORY } from './scenarios.js';
+
+/**
+ * bank-payout@v1 on the public demo track, so that it runs live (connectors call partners
+ * only in live).
+ */
+export const LIVE_BANK_PAYOUT_V1 = {
+  text: readFileSync(
+    new URL('bank-payout@v1.yaml', `file://${SCENARIO_DIRECTORY}`),
+    'utf8',
+  ).replace('asset_track: production_placeholder', 'asset_track: public_demo'),
+  file: 'bank-payout@v1.yaml',
+};
 
 /** An engine loading both versions, on a virtual clock, with ids seeded by `seed`. */
 export function upgradeEngine(

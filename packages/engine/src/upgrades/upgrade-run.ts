@@ -172,7 +172,14 @@ export async function upgradeRun(
             maps_to: mapsTo,
             renames: { ...report.renames },
             party_renames: { ...report.parties },
-            deadlines_moved: timers.deadline ? { [mapsTo]: timers.deadline } : {},
+            deadlines_moved: timers.deadline
+              ? {
+                  [mapsTo]: {
+                    ...timers.deadline,
+                    ...(job?.resumed ? { calls_resumed: true } : {}),
+                  },
+                }
+              : {},
             inputs_given: carried.given,
             migration_digest: report.migrationDigest,
             upgraded_by: actor,

@@ -283,6 +283,10 @@ const lifecycleDataSchemas = {
             description:
               "The new version's: when the wait started plus its new duration (the migration's `deadlines: new_version`).",
           }),
+          calls_resumed: z.literal(true).optional().meta({
+            description:
+              'Present when the handoff had given up calling its partner (no retry fitted before the old deadline) and the upgrade queued its call again for the new one.',
+          }),
         }),
       )
       .meta({
