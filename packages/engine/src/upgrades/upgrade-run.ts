@@ -135,16 +135,17 @@ export async function upgradeRun(
       `its deadline (${timers.deadline.from}) has passed: it is about to take its timeout on ${from.id}`,
       mapsTo,
     );
-  const job = await movedJob(
-    transaction.tx,
-    runId,
-    waiting.step,
-    {
-      parties: report.parties,
-      deadline: waiting.kind === 'handoff' ? (timers.deadline?.to ?? null) : null,
-    },
-    now,
-  );
+  // Only a handoff has a job to move (an approval or a wait reads none).
+  const job =
+    waiting.kind === 'handoff'
+      ? await movedJob(
+          transaction.tx,
+          runId,
+          waiting.step,
+          { parties: report.parties, deadline: timers.deadline?.to ?? null },
+          now,
+        )
+      : null;
   if (typeof job === 'string') return outcome(runId, 'refused', waiting.step, job, mapsTo);
   if (actor === null) return outcome(runId, 'would_upgrade', waiting.step, null, mapsTo);
   const versions = {
