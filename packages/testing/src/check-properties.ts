@@ -24,7 +24,7 @@ export const PROPERTY_DESCRIPTIONS: Readonly<Record<PropertyName, string>> = {
   'near-miss-refused':
     'every near-miss input (one field broken) is refused by the validator at that field and by the engine with invalid_inputs',
   determinism:
-    'the same inputs, plan and seed give byte-identical lifecycle records, chain head, evidence and outcomes',
+    'the same inputs, plan and seed give byte-identical lifecycle records, chain head, evidence and outcomes (for every run that ends; one that does not is a termination failure)',
   termination:
     'letting deadlines lapse after the plan, the run reaches a final status within the bound',
   'no-stuck-states':
