@@ -1,4 +1,3 @@
-import { initialTransition, transition } from 'xstate';
 import type { Sha256Digest } from '@programrun/evidence';
 import type { FlowGraph } from '../graph/flow-graph.js';
 import type { InputValidator } from '../inputs/input-validator.js';
@@ -6,6 +5,7 @@ import { loadScenario, type LoadedScenario, type LoadOptions } from '../load-sce
 import { ScenarioError, type Problem } from '../problem.js';
 import type { ScenarioDefinition } from '../schema/scenario-schema.js';
 import { buildMachine, type ScenarioMachine } from './build-machine.js';
+import { pureTransitions } from './pure-transitions.js';
 import { ExpressionEvaluator } from './expression-evaluator.js';
 import { createPolicyStateEvaluator, type PolicyState } from './policy-state.js';
 import type { EmittedFact, RunContext, RunEvent, RunInput } from './run-context.js';
@@ -122,6 +122,7 @@ function compileLoaded(loaded: LoadedScenario): CompiledScenario {
   // The XState snapshot each persisted snapshot came from: a store that hands back the
   // same object (the memory store, a host's cache) skips resolveState on the next signal.
   const resolved = new WeakMap<PersistedSnapshot, Snapshot>();
+  const steps = pureTransitions(machine);
   const result = (
     accepted: boolean,
     next: Snapshot,
@@ -140,14 +141,14 @@ function compileLoaded(loaded: LoadedScenario): CompiledScenario {
     inputs: loaded.inputs,
     evaluator,
     start(input) {
-      const [next, actions] = initialTransition(machine, input);
+      const [next, actions] = steps.initial(input);
       return result(true, next, actions);
     },
     transition(snapshot, event) {
       const restored =
         resolved.get(snapshot) ??
         machine.resolveState({ value: snapshot.value, context: snapshot.context });
-      const [next, actions] = transition(machine, restored, event as never);
+      const [next, actions] = steps.next(restored, event);
       return result(next !== restored, next, actions);
     },
     describe,
