@@ -95,17 +95,49 @@ export function canonicalize(value: unknown): string {
   throw new CanonicalJsonError('', 'not a JSON value');
 }
 
+/** A text whose JSON form is itself in quotes: printable ASCII without `"` or `\\`. */
+const PLAIN_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/** The canonical text of a string, or undefined when it has a lone surrogate. */
+const stringText = (text: string): string | undefined =>
+  PLAIN_TEXT.test(text) ? `"${text}"` : text.isWellFormed() ? JSON.stringify(text) : undefined;
+
+/** Each key's `"key":` text (keys repeat across records); cleared when it grows large. */
+const keyTexts = new Map<string, string>();
+const KEY_TEXTS_MAX = 4_096;
+
+function keyText(key: string): string | undefined {
+  let text = keyTexts.get(key);
+  if (text === undefined) {
+    const quoted = stringText(key);
+    if (quoted === undefined) return undefined;
+    text = `${quoted}:`;
+    if (keyTexts.size >= KEY_TEXTS_MAX) keyTexts.clear();
+    keyTexts.set(key, text);
+  }
+  return text;
+}
+
+/** An object's keys in UTF-16 code-unit order (already sorted ones are left as they are). */
+function sortedKeys(value: object): string[] {
+  const keys = Object.keys(value);
+  for (let index = 1; index < keys.length; index += 1) {
+    if (keys[index - 1]! > keys[index]!) return keys.sort();
+  }
+  return keys;
+}
+
 /**
  * The canonical text of `value`, or undefined when something in it has no exact JCS form.
  * RFC 8785 serializes as ECMAScript's `JSON.stringify` does (§3.2.2: strings with minimal
  * escaping once they are well formed, numbers in their shortest round-trip form, `-0` as
  * `0`) with each object's keys sorted by UTF-16 code units (§3.2.3), which is how
- * `Array.prototype.sort` compares strings.
+ * `Array.prototype.sort` and `>` compare strings.
  */
 function canonicalText(value: unknown): string | undefined {
   switch (typeof value) {
     case 'string':
-      return value.isWellFormed() ? JSON.stringify(value) : undefined;
+      return stringText(value);
     case 'number':
       return Number.isFinite(value) ? JSON.stringify(value) : undefined;
     case 'boolean':
@@ -126,14 +158,15 @@ function canonicalText(value: unknown): string | undefined {
     return `${text}]`;
   }
   if (!isPlainObject(value) || 'toJSON' in value) return undefined;
-  const keys = Object.keys(value).sort();
+  const keys = sortedKeys(value);
   let text = '{';
   for (let index = 0; index < keys.length; index += 1) {
     const key = keys[index]!;
-    if (!key.isWellFormed()) return undefined;
+    const name = keyText(key);
+    if (name === undefined) return undefined;
     const item = canonicalText((value as Record<string, unknown>)[key]);
     if (item === undefined) return undefined;
-    text += `${index === 0 ? '' : ','}${JSON.stringify(key)}:${item}`;
+    text += index === 0 ? `${name}${item}` : `,${name}${item}`;
   }
   return `${text}}`;
 }
