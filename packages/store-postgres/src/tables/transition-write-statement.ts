@@ -46,7 +46,7 @@ const WRITE_ROW = `position int, id text, account text, environment text, versio
  * handoff job writes its run only when the job was still held as expected, once the run's
  * row is locked at the expected version. A new run whose id or idempotency key exists is
  * not written (`ON CONFLICT DO NOTHING`), so it fails alone. The text varies only with
- * which parts the writes have and whether there are several; the values travel as JSON.
+ * which parts the writes have and how many there are; the values travel as JSON.
  */
 export function transitionWriteStatement(
   schema: string,
@@ -82,9 +82,13 @@ export function transitionWriteStatement(
     close_at: write.closeHandoffJobs?.at ?? null,
     close_keep: write.closeHandoffJobs?.keep ?? null,
   }));
+  // The LIMIT (as many rows as there are) tells the planner how many runs the statement
+  // touches: a set-returning function is otherwise taken for 100 rows, and a plan for 100
+  // runs hash-joins a scan of the whole runs table (every page, on every transition) until
+  // the table is large enough for 100 index probes to look cheaper.
   const parts: string[] = [
     `w AS MATERIALIZED (SELECT * FROM json_to_recordset(${param(JSON.stringify(rows))}::json)
-      AS w(${WRITE_ROW}))`,
+      AS w(${WRITE_ROW}) LIMIT ${writes.length})`,
   ];
   const several = writes.length > 1;
   const updates = writes.some((write) => write.expectedVersion !== null);
