@@ -1,5 +1,9 @@
 import { ProgramrunError } from '@programrun/evidence';
 
+/** Durations already parsed (a scenario's few, parsed again on every transition). */
+const parsedDurations = new Map<string, number>();
+const PARSED_DURATIONS_MAX = 1_024;
+
 const DURATION = /^P(?!$)(?:(\d+)W)?(?:(\d+)D)?(?:T(?=\d)(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/;
 
 /**
@@ -13,6 +17,8 @@ const DURATION = /^P(?!$)(?:(\d+)W)?(?:(\d+)D)?(?:T(?=\d)(?:(\d+)H)?(?:(\d+)M)?(
  * ```
  */
 export function parseDuration(duration: string): number {
+  const known = parsedDurations.get(duration);
+  if (known !== undefined) return known;
   const match = DURATION.exec(duration);
   if (!match)
     throw new ProgramrunError(
@@ -20,7 +26,11 @@ export function parseDuration(duration: string): number {
       `"${duration}" is not a duration such as PT15M or P1D`,
     );
   const [, weeks, days, hours, minutes, seconds] = match.map((part) => Number(part ?? 0));
-  return ((((weeks! * 7 + days!) * 24 + hours!) * 60 + minutes!) * 60 + seconds!) * 1000;
+  const milliseconds =
+    ((((weeks! * 7 + days!) * 24 + hours!) * 60 + minutes!) * 60 + seconds!) * 1000;
+  if (parsedDurations.size >= PARSED_DURATIONS_MAX) parsedDurations.clear();
+  parsedDurations.set(duration, milliseconds);
+  return milliseconds;
 }
 
 /**
