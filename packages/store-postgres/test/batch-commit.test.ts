@@ -169,57 +169,6 @@ describe('batch commit on PostgreSQL', () => {
     expect((await written(id!)).version).toBe(write.run.version);
   });
 
-  it('writes other runs while a statement waits on a locked run, and a run after its last write', async () => {
-    const [first, second] = await createdRuns(2);
-    const schemaRuns = `${schema}.runs`;
-    // Another session holds the first run's row: the statement carrying its write waits.
-    const holder = await pool.connect();
-    await holder.query('BEGIN');
-    await holder.query(`SELECT 1 FROM ${schemaRuns} WHERE id = $1 FOR UPDATE`, [first]);
-    try {
-      batches.length = 0;
-      const firstWrite = await nextWrite(store, first!);
-      let firstDone = false;
-      const firstResult = store
-        .transaction((tx) => tx.writeTransition(firstWrite), BATCHED)
-        .finally(() => (firstDone = true));
-      await expect.poll(() => batches.length).toBe(1);
-      // A second statement goes beside the waiting one, and commits.
-      const secondWrite = await nextWrite(store, second!);
-      const alongside = store.transaction((tx) => tx.writeTransition(secondWrite), BATCHED);
-      const late = new Promise((resolve) => setTimeout(resolve, 5_000, 'still waiting'));
-      expect(await Promise.race([alongside, late])).not.toBe('still waiting');
-      expect(firstDone).toBe(false);
-      expect((await written(second!)).version).toBe(secondWrite.run.version);
-      // The first run's next write waits for its previous one to be answered.
-      const sequence = firstWrite.run.last_sequence + 1;
-      const nextOfFirst: TransitionWrite = {
-        ...firstWrite,
-        run: { ...firstWrite.run, version: firstWrite.run.version + 1, last_sequence: sequence },
-        expectedVersion: firstWrite.run.version,
-        records: firstWrite.records.map((record) => ({
-          ...record,
-          sequence,
-          id: `evt_batch_${first}_${sequence}`,
-        })),
-        scheduleTimers: firstWrite.scheduleTimers.map((timer) => ({
-          ...timer,
-          id: `tmr_batch_${first}_${sequence}`,
-        })),
-      };
-      const nextResult = store.transaction((tx) => tx.writeTransition(nextOfFirst), BATCHED);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(batches).toEqual([1, 1]);
-      await holder.query('COMMIT');
-      await Promise.all([firstResult, nextResult]);
-      expect(batches).toEqual([1, 1, 1]);
-      expect(await written(first!)).toMatchObject({ version: nextOfFirst.run.version });
-    } finally {
-      await holder.query('ROLLBACK').catch(() => undefined);
-      holder.release();
-    }
-  });
-
   it('answers many engine signals at once in fewer statements, every transition applied', async () => {
     const engine = createEngine({ store, scenarios, batch: { maxWaitMs: 20 } });
     const ids = await createdRuns(12);

@@ -39,45 +39,32 @@ export async function sendWrites(
   return outcomes;
 }
 
-/** How many batch statements may be executing at once, each on its own connection. */
-const MAX_BATCHES_IN_FLIGHT = 2;
-
 /**
- * Group commit of transitions: a write waits at most `maxWaitMs` (the least any waiting
- * write asked for) for others to join it, unless the batch fills first; when a batch
- * statement answers, whatever waits goes next at once. Up to {@link MAX_BATCHES_IN_FLIGHT}
- * statements execute at the same time, so the server writes one batch while this host
- * computes the next; a run is in at most one of them (its next write waits for the first
- * to answer), at most `maxBatch` writes per statement. Concurrent statements lock their
- * runs in id order, so they never wait on each other in a cycle.
+ * Group commit of transitions: a write that arrives while no batch is being written goes
+ * at once (after `maxWaitMs` when it asked for a wait, unless the batch fills first); writes
+ * that arrive while one is being written wait for it and go together next, up to `maxBatch`
+ * per statement, never two of one run in a statement (the second waits for the next).
  * Each write stays whole by itself: the statement writes each run's parts only when that
  * run's own compare-and-swap held, so a conflict fails that write alone. When the
  * statement itself fails (a deadlock, a lost connection), each write of the batch is sent
  * again alone on its own connection, so one write's error never becomes another's.
  */
-export function createTransitionBatcher(
-  schema: string,
-  maxBatch = 32,
-  maxInFlight = MAX_BATCHES_IN_FLIGHT,
-): TransitionBatcher {
+export function createTransitionBatcher(schema: string, maxBatch = 32): TransitionBatcher {
   const waiting: Waiting[] = [];
-  /** The runs of the statements executing now. */
-  const writingRuns = new Set<string>();
-  let inFlight = 0;
+  let writing = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
-  /** The next batch: the earliest waiting writes, one per run none writes now, ≤ `maxBatch`. */
+  /** The next batch: the earliest waiting writes, one per run, at most `maxBatch`. */
   const nextBatch = (): Waiting[] => {
     const batch: Waiting[] = [];
     const runs = new Set<string>();
     for (let index = 0; index < waiting.length && batch.length < maxBatch;) {
       const entry = waiting[index]!;
-      const run = entry.write.run.id;
-      if (runs.has(run) || writingRuns.has(run)) {
+      if (runs.has(entry.write.run.id)) {
         index += 1;
         continue;
       }
-      runs.add(run);
+      runs.add(entry.write.run.id);
       batch.push(entry);
       waiting.splice(index, 1);
     }
@@ -92,47 +79,44 @@ export function createTransitionBatcher(
     }
   };
 
-  async function writeBatch(batch: readonly Waiting[]): Promise<void> {
-    if (batch.length === 1) return writeAlone(batch[0]!);
-    let outcomes: WriteOutcome[];
-    try {
-      outcomes = await sendWrites(
-        batch[0]!.send,
-        schema,
-        batch.map((entry) => entry.write),
-      );
-    } catch {
-      await Promise.all(batch.map(writeAlone));
-      return;
+  async function drain(): Promise<void> {
+    while (waiting.length > 0) {
+      const batch = nextBatch();
+      if (batch.length === 1) {
+        await writeAlone(batch[0]!);
+        continue;
+      }
+      let outcomes: WriteOutcome[];
+      try {
+        outcomes = await sendWrites(
+          batch[0]!.send,
+          schema,
+          batch.map((entry) => entry.write),
+        );
+      } catch {
+        await Promise.all(batch.map(writeAlone));
+        continue;
+      }
+      batch.forEach((entry, index) => entry.resolve(outcomes[index]!));
     }
-    batch.forEach((entry, index) => entry.resolve(outcomes[index]!));
+    writing = false;
   }
 
-  /** Sends waiting writes in as many statements as may execute now. */
-  function send(): void {
+  const start = (): void => {
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
-    while (inFlight < maxInFlight) {
-      const batch = nextBatch();
-      if (batch.length === 0) return;
-      inFlight += 1;
-      for (const entry of batch) writingRuns.add(entry.write.run.id);
-      void writeBatch(batch).finally(() => {
-        inFlight -= 1;
-        for (const entry of batch) writingRuns.delete(entry.write.run.id);
-        send();
-      });
-    }
-  }
+    writing = true;
+    void drain();
+  };
 
   return {
-    submit(write, sendOn, maxWaitMs) {
+    submit(write, send, maxWaitMs) {
       return new Promise<WriteOutcome>((resolve, reject) => {
-        waiting.push({ write, send: sendOn, maxWaitMs, resolve, reject });
-        if (inFlight >= maxInFlight) return; // goes when a statement answers
+        waiting.push({ write, send, maxWaitMs, resolve, reject });
+        if (writing) return;
         const wait = Math.min(...waiting.map((entry) => entry.maxWaitMs));
-        if (wait <= 0 || waiting.length >= maxBatch) send();
-        else timer ??= setTimeout(send, wait);
+        if (wait <= 0 || waiting.length >= maxBatch) start();
+        else timer ??= setTimeout(start, wait);
       });
     },
   };
