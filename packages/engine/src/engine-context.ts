@@ -29,6 +29,12 @@ export interface EngineContext {
   readonly sandbox: SandboxOptions;
   /** Live connectors with this host's flow control, leases, retries and the job wake-up. */
   readonly handoffs: HandoffSettings;
+  /**
+   * This host's leased handoff jobs whose partner calls are over and whose results are
+   * being written (every worker's): the load reports count them as neither in flight nor
+   * queued, as the claims do.
+   */
+  readonly endedCalls: Set<string>;
   /** How long a host holds the due timers it claimed (live clock milliseconds). */
   readonly timerLeaseMs: number;
   /** When queued webhook deliveries fall due, and the wake-up after their commit. */

@@ -65,6 +65,7 @@ function engineContext(options: EngineOptions): EngineContext {
     ids: options.ids ?? randomIds(),
     sandbox: options.sandbox ?? {},
     handoffs: resolveHandoffSettings(options.connectors, options.handoffs),
+    endedCalls: new Set(),
     timerLeaseMs: options.timerLeaseMs ?? 60_000,
     deliveries: createDeliveryWakeup(clocks),
     evidenceKeys: resolveEvidenceKeys(options.evidence?.keys),

@@ -57,6 +57,8 @@ const command = fc.oneof(
     account: fc.option(accounts, { nil: undefined }),
     party: fc.option(parties, { nil: undefined }),
     leaseNow: fc.constantFrom(0, 5, 10, 20),
+    // Jobs whose calls are over: leased or not, known or not.
+    ended: fc.subarray(['hjob_1', 'hjob_2', 'hjob_3', 'hjob_4', 'hjob_5', 'hjob_6', 'hjob_9']),
   }),
 );
 type Command = typeof command extends fc.Arbitrary<infer C> ? C : never;
@@ -144,7 +146,7 @@ async function apply(tx: StoreTransactionV1, command: Command): Promise<unknown>
       };
       return {
         next: (await tx.nextHandoffJob(query)) ?? null,
-        loads: await tx.handoffPartyLoads(query, at(command.leaseNow)),
+        loads: await tx.handoffPartyLoads(query, at(command.leaseNow), command.ended),
         jobs: await allJobs(tx),
       };
     }

@@ -24,7 +24,9 @@ async function loadsOf(
   const leaseNow = context.liveClock.now().toISOString();
   try {
     return await untraced(() =>
-      context.transactions.run(({ tx }) => tx.handoffPartyLoads({ environment }, leaseNow)),
+      context.transactions.run(({ tx }) =>
+        tx.handoffPartyLoads({ environment }, leaseNow, [...context.endedCalls]),
+      ),
     );
   } catch {
     // A store that is down reports nothing this collection; the next one tries again.

@@ -57,7 +57,7 @@ export function startHandoffWorkers(
   let again = false;
   let turn = 0;
 
-  const calls = liveCallCount();
+  const calls = liveCallCount(context.endedCalls);
   const start: StartCall = (partner, job) => {
     const live = calls.started(partner.party, job.id);
     // Claimed while stopping: given back before any call is made.

@@ -23,9 +23,11 @@ export interface LiveCallCount {
 /**
  * A {@link LiveCallCount} starting at none: what a worker's pass reads to leave alone a
  * party whose concurrency this host's calls take whole, and to tell its claims which of
- * its leases are results being written rather than calls in flight.
+ * its leases are results being written rather than calls in flight. `hostEnded`, when
+ * given, holds the same ended jobs for the whole host (every count of its workers), for the
+ * load reports to leave out.
  */
-export function liveCallCount(): LiveCallCount {
+export function liveCallCount(hostEnded?: Set<string>): LiveCallCount {
   const byParty = new Map<string, number>();
   const endedByParty = new Map<string, Set<string>>();
   let total = 0;
@@ -46,11 +48,15 @@ export function liveCallCount(): LiveCallCount {
           let ended = endedByParty.get(party);
           if (!ended) endedByParty.set(party, (ended = new Set()));
           ended.add(jobId);
+          hostEnded?.add(jobId);
         },
         settled: () => {
           if (state === 'settled') return;
           if (state === 'calling') leave();
-          else endedByParty.get(party)?.delete(jobId);
+          else {
+            endedByParty.get(party)?.delete(jobId);
+            hostEnded?.delete(jobId);
+          }
           state = 'settled';
         },
       };

@@ -20,7 +20,13 @@ export interface PartnerStatus {
   readonly concurrency: number | null;
   readonly rate: number | null;
   readonly max_per_account: number | null;
+  /**
+   * The account's calls to the partner in flight: its queued jobs a worker holds, less
+   * those whose call on this host is over and whose result is being written (another
+   * host's are counted until their results are written).
+   */
   readonly in_flight: number;
+  /** The account's queued jobs no worker holds. */
   readonly queued: number;
   readonly accepted: number;
   readonly exhausted: number;
@@ -91,6 +97,7 @@ export async function partnerStatuses(
     tx.handoffPartyLoads(
       { environment: scope.environment, account: scope.account },
       now.toISOString(),
+      [...context.endedCalls],
     ),
   );
   if (scope.environment === 'test') return loads.map(sandboxStatus);

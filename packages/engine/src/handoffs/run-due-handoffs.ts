@@ -43,7 +43,7 @@ async function runDueSandboxJobs(context: EngineContext): Promise<number> {
 
 /** Calls the due live jobs until none is due (or every due one waits on flow control). */
 async function runDueLiveJobs(context: EngineContext): Promise<number> {
-  const calls = liveCallCount();
+  const calls = liveCallCount(context.endedCalls);
   const inFlight = new Set<Promise<void>>();
   let settled = 0;
   let failure: { error: unknown } | undefined;

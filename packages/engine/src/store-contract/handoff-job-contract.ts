@@ -221,6 +221,21 @@ export function defineHandoffJobContract(withStore: WithStore): void {
           }),
           load('courier', { queued: 1, next_attempt_at: at(12) }),
         ]);
+        // b2's call is over and its result being written: neither in flight nor queued;
+        // naming a2, which no one holds, changes nothing.
+        expect(
+          await tx.handoffPartyLoads({ environment: 'live' }, at(30), ['hjob_b2', 'hjob_a2']),
+        ).toEqual([
+          load('bank', { accepted: 1 }),
+          load('carrier', {
+            in_flight: 1,
+            queued: 3,
+            accepted: 1,
+            exhausted: 1,
+            next_attempt_at: at(3),
+          }),
+          load('courier', { queued: 1, next_attempt_at: at(12) }),
+        ]);
         expect(
           await tx.handoffPartyLoads({ environment: 'live', party: 'carrier' }, at(60)),
         ).toEqual([

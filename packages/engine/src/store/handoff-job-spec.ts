@@ -158,7 +158,13 @@ export interface HandoffJobOperations {
   nextHandoffJob(query: HandoffJobQuery): Promise<string | undefined>;
   /**
    * Per party with any open job matching `query` (an account's own, or the environment's
-   * across accounts), its load at `leaseNow` (wall clock), by party.
+   * across accounts), its load at `leaseNow` (wall clock), by party. The jobs named in
+   * `ended` (the caller's leased jobs whose calls are over, their results being written)
+   * are neither in flight nor queued, as a claim naming them in `ended` counts them.
    */
-  handoffPartyLoads(query: HandoffJobQuery, leaseNow: string): Promise<HandoffPartyLoad[]>;
+  handoffPartyLoads(
+    query: HandoffJobQuery,
+    leaseNow: string,
+    ended?: readonly string[],
+  ): Promise<HandoffPartyLoad[]>;
 }

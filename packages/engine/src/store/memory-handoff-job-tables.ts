@@ -152,7 +152,12 @@ export function memoryHandoffJobTables(
       return Promise.resolve(next);
     },
 
-    handoffPartyLoads(query: HandoffJobQuery, leaseNow: string): Promise<HandoffPartyLoad[]> {
+    handoffPartyLoads(
+      query: HandoffJobQuery,
+      leaseNow: string,
+      ended: readonly string[] = [],
+    ): Promise<HandoffPartyLoad[]> {
+      const over = new Set(ended);
       const loads = new Map<string, LoadTally>();
       for (const job of state.open.values()) {
         if (!matchesQuery(job, query)) continue;
@@ -163,8 +168,9 @@ export function memoryHandoffJobTables(
         }
         if (job.status === 'accepted') load.accepted += 1;
         else if (job.status === 'exhausted') load.exhausted += 1;
-        else if (inFlight(job, leaseNow)) load.in_flight += 1;
-        else {
+        else if (inFlight(job, leaseNow)) {
+          if (!over.has(job.id)) load.in_flight += 1;
+        } else {
           load.queued += 1;
           if (load.next_attempt_at === null || job.next_attempt_at < load.next_attempt_at)
             load.next_attempt_at = job.next_attempt_at;

@@ -145,12 +145,19 @@ export function handoffJobTables(sql: SqlExecutor, schema: string): HandoffJobTa
       return rows[0]?.next_attempt_at;
     },
 
-    async handoffPartyLoads(query: HandoffJobQuery, leaseNow: string) {
+    async handoffPartyLoads(
+      query: HandoffJobQuery,
+      leaseNow: string,
+      ended: readonly string[] = [],
+    ) {
       const params: unknown[] = [];
       const where = queryFilter(query, params);
       params.push(leaseNow);
       const now = `$${params.length}`;
-      const flying = `status = 'queued' AND lease_until IS NOT NULL AND lease_until > ${now}`;
+      params.push(ended);
+      const leased = `status = 'queued' AND lease_until IS NOT NULL AND lease_until > ${now}`;
+      // A named job's call is over (its result being written): neither flying nor waiting.
+      const flying = `${leased} AND NOT (id = ANY($${params.length}::text[]))`;
       const waiting = `status = 'queued' AND (lease_until IS NULL OR lease_until <= ${now})`;
       const { rows } = await sql.query<LoadRow>(
         `SELECT party,
