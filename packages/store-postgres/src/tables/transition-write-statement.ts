@@ -30,10 +30,15 @@ const SUBSCRIBED = `EXISTS (SELECT 1 FROM json_array_elements_text(p.enabled_eve
   WHERE pattern.value = '*' OR pattern.value = e.type
      OR (right(pattern.value, 2) = '.*' AND starts_with(e.type, left(pattern.value, -1))))`;
 
-/** The columns of each write's row (`w`), as `json_to_recordset` reads them. */
+/**
+ * The columns of each write's row, as `json_to_recordset` reads them; the run's two
+ * documents (`snapshot`, `record`) travel as parameters of their own and join the row by
+ * position, so the server parses each once (a json column of a JSON row is parsed with the
+ * row, then again as a value of its own).
+ */
 const WRITE_ROW = `position int, id text, account text, environment text, version int,
-  scenario_id text, status text, created_at text, idempotency_key text, snapshot json,
-  last_sequence int, record json, trace_context text, expected int, deliveries_due text,
+  scenario_id text, status text, created_at text, idempotency_key text,
+  last_sequence int, trace_context text, expected int, deliveries_due text,
   settle_job json, settle_job_id text, settle_owner text, settle_calls int, close_at text,
   close_keep json`;
 
@@ -69,9 +74,7 @@ export function transitionWriteStatement(
     status: write.run.status,
     created_at: write.run.created_at,
     idempotency_key: write.run.idempotency_key,
-    snapshot: write.run.snapshot,
     last_sequence: write.run.last_sequence,
-    record: write.run.record,
     trace_context: write.run.trace_context ?? null,
     expected: write.expectedVersion,
     deliveries_due: write.deliveriesDueAt,
@@ -86,9 +89,18 @@ export function transitionWriteStatement(
   // touches: a set-returning function is otherwise taken for 100 rows, and a plan for 100
   // runs hash-joins a scan of the whole runs table (every page, on every transition) until
   // the table is large enough for 100 index probes to look cheaper.
+  const rowsParam = param(JSON.stringify(rows));
+  const documents = writes
+    .map(
+      ({ run }, position) =>
+        `(${position}, ${param(run.snapshot == null ? null : JSON.stringify(run.snapshot))}::json, ${param(JSON.stringify(run.record))}::json)`,
+    )
+    .join(', ');
   const parts: string[] = [
-    `w AS MATERIALIZED (SELECT * FROM json_to_recordset(${param(JSON.stringify(rows))}::json)
-      AS w(${WRITE_ROW}) LIMIT ${writes.length})`,
+    `w AS MATERIALIZED (SELECT w.*, d.snapshot, d.record
+      FROM json_to_recordset(${rowsParam}::json) AS w(${WRITE_ROW})
+      JOIN (VALUES ${documents}) AS d(position, snapshot, record) ON d.position = w.position
+      LIMIT ${writes.length})`,
   ];
   const several = writes.length > 1;
   const updates = writes.some((write) => write.expectedVersion !== null);
