@@ -20,7 +20,8 @@
 // bench:http (node adapter), the memory-store figures.
 // Usage: pnpm --filter @programrun/bench bench:peers
 //   [ROUNDS=3 CONCURRENCY=1,16 RUNS_20=120 RUNS_6=300 RUNS_EVENT=600 RUNS_RAW=2000 POOL=10
-//    WORKLOADS=seq20,seq6,event,raw IDLE_SECONDS=3 MEMORY=0 BATCH_MS=]
+//    WARM_UP_RUNS= WORKLOADS=seq20,seq6,event,raw IDLE_SECONDS=3 MEMORY=0 BATCH_MS=]
+// WARM_UP_RUNS: workflows of each workload each side runs unmeasured first (one window's).
 // BATCH_MS=n runs programrun's engine with batch commit (`batch: { maxWaitMs: n }`).
 import { startPrivatePostgres, type PrivatePostgres } from '@programrun/test-postgres';
 import { launchDbosSide, type DbosSide } from './peers/dbos-side.js';
@@ -122,10 +123,14 @@ try {
   ].filter((workload) => selected.has(workload.id));
   const rawCount = runs('RUNS_RAW', 2000);
 
-  // Warm-up: JIT, connections, prepared plans, both sides and every workload.
+  // Warm-up: JIT, connections, prepared plans, both sides and every workload, one
+  // unmeasured window each (WARM_UP_RUNS overrides its size). A short warm-up leaves the
+  // first measured windows compiling: 20 workflows left V8's compiler threads spending
+  // about as much CPU as the engine itself in the next 50.
   for (const workload of workloads) {
-    await measureWindow(counters, workload.programrun, WARM_UP_CONCURRENCY, 20);
-    await measureWindow(counters, workload.dbos, WARM_UP_CONCURRENCY, 20);
+    const warmUp = runs('WARM_UP_RUNS', workload.count);
+    await measureWindow(counters, workload.programrun, WARM_UP_CONCURRENCY, warmUp);
+    await measureWindow(counters, workload.dbos, WARM_UP_CONCURRENCY, warmUp);
   }
   if (selected.has('raw')) await measureWindow(counters, raw.insert, WARM_UP_CONCURRENCY, 200);
   progress('warmed up');
