@@ -1,6 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CompiledScenario } from '@programrun/dsl';
-import { createVirtualClock, type Engine, type RunRecord, type Scope } from '../src/index.js';
+import {
+  createMemoryStore,
+  createVirtualClock,
+  type Engine,
+  type RunRecord,
+  type Scope,
+} from '../src/index.js';
 import { memoryEngine, TEST_START } from './memory-engine.js';
 import { expectEngineError } from './expect-engine-error.js';
 import { catalogueScenarios, WALLET_INPUTS } from './scenarios.js';
@@ -107,6 +113,60 @@ describe('engine.watchRun', () => {
       expect(await watcher.seen()).toEqual([]);
     });
     expect(await watcher.seen()).toHaveLength(1);
+  });
+
+  it('tells a watcher who subscribed while a commit nobody watched was in flight', async () => {
+    // The store holds each unit of work's end (its commit) while `hold` is set.
+    const memory = createMemoryStore();
+    let hold: { reached: () => void; released: Promise<void> } | undefined;
+    const store = new Proxy(memory, {
+      get(target, property, receiver): unknown {
+        if (property !== 'transaction') return Reflect.get(target, property, receiver);
+        const transaction: typeof memory.transaction = (work, options) =>
+          target.transaction(async (tx) => {
+            const result = await work(tx);
+            if (hold) {
+              hold.reached();
+              await hold.released;
+            }
+            return result;
+          }, options);
+        return transaction;
+      },
+    });
+    const engine = memoryEngine(scenarios, 'watch-run-race', {
+      store,
+      clock: createVirtualClock(TEST_START),
+    });
+    const { run } = await engine.createRun(test, {
+      scenario_id: 'wallet-delivery@v1',
+      inputs: WALLET_INPUTS,
+    });
+    await engine.advanceTestClock(test.account, 60);
+
+    // The approval's transaction begins with no run watched, so it is not observed.
+    let release!: () => void;
+    const reached = new Promise<void>((resolve) => {
+      hold = { reached: resolve, released: new Promise((done) => (release = done)) };
+    });
+    const approving = engine.signal(test, run.id, {
+      kind: 'approval',
+      step: 'release_approval',
+      decision: 'approve',
+      approver: 'ops:ana',
+    });
+    await reached;
+    hold = undefined;
+    // A stream opens meanwhile (its first read came before the commit) and subscribes.
+    const watcher = watch(engine, test, run.id);
+    release();
+    await approving;
+
+    const seen = await watcher.seen();
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.awaiting?.step).not.toBe('release_approval');
+    expect(seen[0]!.updated_at).toBe((await engine.getRun(test, run.id)).updated_at);
+    watcher.stop();
   });
 
   it('keeps scopes apart: the same id in another scope is another run', async () => {

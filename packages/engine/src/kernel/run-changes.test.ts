@@ -25,6 +25,21 @@ describe('createRunChanges', () => {
     expect(heard).toEqual(['mine']);
   });
 
+  it('tells every listener that subscribed after a mark, whatever its run, and no other', () => {
+    const changes = createRunChanges(() => {});
+    const heard: string[] = [];
+    changes.watch(scope, 'prun_1', () => heard.push('before'));
+    const mark = changes.mark();
+    changes.committedSince(mark);
+    expect(heard).toEqual([]);
+    changes.watch(scope, 'prun_2', () => heard.push('after, prun_2'));
+    const gone = changes.watch(scope, 'prun_3', () => heard.push('after, gone'));
+    changes.watch({ ...scope, account: 'acct_b' }, 'prun_1', () => heard.push('after, acct_b'));
+    gone();
+    changes.committedSince(mark);
+    expect(heard.sort()).toEqual(['after, acct_b', 'after, prun_2']);
+  });
+
   it('reports a throwing listener and still tells the others', () => {
     const errors: unknown[] = [];
     const changes = createRunChanges((error) => errors.push(error));

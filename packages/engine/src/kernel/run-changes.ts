@@ -17,10 +17,18 @@ export interface RunChanges {
   watch(scope: Scope, runId: string, listener: () => void): () => void;
   /**
    * Whether any run is watched. Transactions that begin while none is are not observed at
-   * all, so an engine nobody watches pays nothing; a watcher that subscribes while such a
-   * transaction is in flight learns of it from its own reads (the stream polls).
+   * all, so an engine nobody watches pays nothing: such a transaction takes a
+   * {@link RunChanges.mark} when it begins and calls {@link RunChanges.committedSince} once
+   * it committed, which tells every watcher that subscribed meanwhile (its runs unknown).
    */
   watching(): boolean;
+  /** How many subscriptions were ever made: what an unobserved transaction notes first. */
+  mark(): number;
+  /**
+   * Tells the watchers that subscribed after `mark` was taken, whatever their runs: an
+   * unobserved transaction that committed may have changed them after their first read.
+   */
+  committedSince(mark: number): void;
 }
 
 const keyOf = (run: ChangedRun): string => `${run.environment}\u0000${run.account}\u0000${run.id}`;
@@ -30,24 +38,36 @@ const keyOf = (run: ChangedRun): string => `${run.environment}\u0000${run.accoun
  * commit; one that throws is reported to `onError` and does not stop the others.
  */
 export function createRunChanges(onError: (error: unknown) => void): RunChanges {
-  const watchers = new Map<string, Set<() => void>>();
+  /** A subscription: its listener, and its place in the order of subscriptions. */
+  interface Entry {
+    readonly order: number;
+    readonly listener: () => void;
+  }
+  const watchers = new Map<string, Set<Entry>>();
+  let subscriptions = 0;
+  const tell = (entry: Entry) => {
+    try {
+      entry.listener();
+    } catch (error) {
+      onError(error);
+    }
+  };
   return {
     committed(runs) {
-      for (const run of runs) {
-        for (const listener of watchers.get(keyOf(run)) ?? []) {
-          try {
-            listener();
-          } catch (error) {
-            onError(error);
-          }
-        }
-      }
+      for (const run of runs) for (const entry of watchers.get(keyOf(run)) ?? []) tell(entry);
     },
     watching: () => watchers.size > 0,
+    mark: () => subscriptions,
+    committedSince(mark) {
+      if (subscriptions === mark) return;
+      for (const listeners of [...watchers.values()])
+        for (const entry of [...listeners]) if (entry.order > mark) tell(entry);
+    },
     watch(scope, runId, listener) {
       const key = keyOf({ ...scope, id: runId });
       // Each subscription is its own entry, so subscribing one function twice needs two unsubscribes.
-      const entry = () => listener();
+      subscriptions += 1;
+      const entry: Entry = { order: subscriptions, listener: () => listener() };
       const listeners = watchers.get(key) ?? new Set();
       watchers.set(key, listeners.add(entry));
       return () => {

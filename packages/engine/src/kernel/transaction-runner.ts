@@ -113,8 +113,13 @@ export function createTransactionRunner(options: TransactionRunnerOptions): Tran
     const effects: AfterCommitEffect[] = [];
     const afterCommit = (effect: AfterCommitEffect) => void effects.push(effect);
     const changed = new Map<string, ChangedRun>();
+    // Begun while nobody watched: not observed, so whoever subscribes before it commits is
+    // told after the commit (their first reads may have come before it).
+    let unobservedSince: number | undefined;
     const result = await store.transaction((storeTx) => {
-      const tx = runChanges?.watching()
+      const watched = runChanges?.watching() ?? false;
+      unobservedSince = watched ? undefined : runChanges?.mark();
+      const tx = watched
         ? observeRunWrites(storeTx, ({ account, environment, id }) =>
             changed.set(id, { account, environment, id }),
           )
@@ -123,6 +128,7 @@ export function createTransactionRunner(options: TransactionRunnerOptions): Tran
     }, storeOptions);
     runEffects(effects);
     if (changed.size > 0) runChanges?.committed(changed.values());
+    if (unobservedSince !== undefined) runChanges?.committedSince(unobservedSince);
     return result;
   }
 
