@@ -12,6 +12,7 @@ import {
   type TransitionWrite,
 } from '@programrun/engine';
 import { lazyTransaction, SecondWriteError } from '../src/sql/lazy-transaction.js';
+import { nextVersionWrite } from './support/next-version-write.js';
 import { closingAfter, usePGliteSchemas } from './support/pglite-schemas.js';
 import { WALLET_LIVE_INPUTS } from './support/wallet-signals.js';
 
@@ -33,22 +34,8 @@ async function createdRun(store: StoreV1): Promise<string> {
 }
 
 /** The run moved to the next version with nothing else written, expecting `expected`. */
-async function bump(store: StoreV1, id: string, expected?: number): Promise<TransitionWrite> {
-  const run = (await store.transaction((tx) => tx.getRun(scope, id)))!;
-  return {
-    scope,
-    run: { ...run, version: run.version + 1 },
-    expectedVersion: expected ?? run.version,
-    records: [],
-    deliveriesDueAt: '2026-01-01T00:00:00.000Z',
-    scheduleTimers: [],
-    cancelTimers: [],
-    firedTimer: null,
-    closeHandoffJobs: null,
-    insertHandoffJobs: [],
-    settleHandoffJob: null,
-  };
-}
+const bump = (store: StoreV1, id: string, expected?: number): Promise<TransitionWrite> =>
+  nextVersionWrite(store, scope, id, expected);
 
 /** Runs `work` on a store of a fresh schema, closed after. */
 const withFreshStore = closingAfter(freshStore);

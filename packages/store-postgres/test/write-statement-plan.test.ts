@@ -8,6 +8,7 @@ import { loadCatalogue } from '@programrun/dsl/node';
 import { createEngine, type Scope, type TransitionWrite } from '@programrun/engine';
 import { createPostgresStore, type SqlStore } from '../src/index.js';
 import { transitionWriteStatement } from '../src/tables/transition-write-statement.js';
+import { nextVersionWrite } from './support/next-version-write.js';
 import { dropSchema, freshSchema, TEST_DATABASE_URL } from './support/test-database.js';
 import { WALLET_LIVE_INPUTS } from './support/wallet-signals.js';
 
@@ -40,22 +41,7 @@ afterAll(async () => {
 });
 
 /** A write moving run `id` one version on, with nothing else in it. */
-async function moveOn(id: string): Promise<TransitionWrite> {
-  const run = (await store.transaction((tx) => tx.getRun(scope, id)))!;
-  return {
-    scope,
-    run: { ...run, version: run.version + 1 },
-    expectedVersion: run.version,
-    records: [],
-    deliveriesDueAt: run.created_at,
-    scheduleTimers: [],
-    cancelTimers: [],
-    firedTimer: null,
-    closeHandoffJobs: null,
-    insertHandoffJobs: [],
-    settleHandoffJob: null,
-  };
-}
+const moveOn = (id: string): Promise<TransitionWrite> => nextVersionWrite(store, scope, id);
 
 /** Every node of a JSON plan, depth first. */
 function nodes(plan: Record<string, unknown>): Record<string, unknown>[] {
