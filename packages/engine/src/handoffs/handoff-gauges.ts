@@ -4,6 +4,7 @@ import type { EngineContext } from '../engine-context.js';
 import type { CircuitStatus } from '../flow-control/circuit-breaker.js';
 import type { HandoffPartyLoad } from '../store/store-v1.js';
 import { ATTRIBUTES } from '../telemetry/attributes.js';
+import { hostPartyLoads } from './party-loads.js';
 import { METRIC_NAMES } from '../telemetry/engine-metrics.js';
 import { untraced } from '../telemetry/untraced.js';
 
@@ -21,12 +22,9 @@ async function loadsOf(
   context: EngineContext,
   environment: RunEnvironment,
 ): Promise<HandoffPartyLoad[] | null> {
-  const leaseNow = context.liveClock.now().toISOString();
   try {
     return await untraced(() =>
-      context.transactions.run(({ tx }) =>
-        tx.handoffPartyLoads({ environment }, leaseNow, [...context.endedCalls]),
-      ),
+      context.transactions.run(({ tx }) => hostPartyLoads(context, tx, { environment })),
     );
   } catch {
     // A store that is down reports nothing this collection; the next one tries again.

@@ -2,6 +2,7 @@ import type { EngineContext } from '../engine-context.js';
 import type { CircuitStatus, PartyPosture } from '../flow-control/circuit-breaker.js';
 import type { HandoffPartyLoad, Scope } from '../store/store-v1.js';
 import type { ResolvedPartner } from './handoff-settings.js';
+import { hostPartyLoads } from './party-loads.js';
 
 /**
  * One partner as `GET /v1/partners` shows it: its connector and limits, the scope's
@@ -94,11 +95,7 @@ export async function partnerStatuses(
 ): Promise<PartnerStatus[]> {
   const now = context.liveClock.now();
   const loads = await context.transactions.run(({ tx }) =>
-    tx.handoffPartyLoads(
-      { environment: scope.environment, account: scope.account },
-      now.toISOString(),
-      [...context.endedCalls],
-    ),
+    hostPartyLoads(context, tx, { environment: scope.environment, account: scope.account }, now),
   );
   if (scope.environment === 'test') return loads.map(sandboxStatus);
   const byParty = new Map(loads.map((load) => [load.party, load]));
