@@ -34,8 +34,11 @@ export async function seedRuns(
     await database.transaction(async (sql) => {
       await sql.query(
         `INSERT INTO ${schema}.runs (id, account, environment, version, scenario_id, status,
-           created_at, idempotency_key, snapshot, last_sequence, record)
-         SELECT ${RUN_ID}, $3, $4, $5, $6, $7, ${CREATED_AT}, 'seed-' || i, $8::json, $9, $10::json
+           created_at, idempotency_key, snapshot, last_sequence, record,
+           stage, awaiting_kind, session_id, source_path)
+         SELECT ${RUN_ID}, $3, $4, $5, $6, $7, ${CREATED_AT}, 'seed-' || i, $8::json, $9, $10::json,
+           $10::json ->> 'stage', $10::json -> 'awaiting' ->> 'kind', $10::json ->> 'session_id',
+           $10::json ->> 'source_path'
          FROM generate_series($1::int, $2::int) AS i`,
         [
           ...series,

@@ -19,6 +19,7 @@ const SHIPPED: Readonly<Record<number, string>> = {
   10: '0e5eac9600f532fa14b003606013dd72a252d0f3573bcd40102d1a94baa6de5a',
   11: '54b65b26223ae4f99dbf85bf9b93049856e3f7b271c3e352f0cf6429423b6f73',
   12: 'cf920a6d7348deb8015f06ab6c2f00eece9201b110e1dd778e1049567bf9cf31',
+  13: 'aec8dd044666b0e277b0605a97b95aae61ae6724e858fc068c5233b30e2039b3',
 };
 
 describe('shipped migrations', () => {

@@ -210,7 +210,7 @@ for (const target of targets) {
       });
       // A record with none of the fields (written by hand, or long ago) reads as none.
       await oldRun('prun_old3', '2026-01-03T00:00:00.000Z', { id: 'prun_old3' });
-      await migrate(database, { schema });
+      await migrate(database, { schema, to: 12 });
       const store = createSqlStore(database, `"${schema}"`);
       const ids = (query: Omit<RunQuery, 'limit'>) =>
         store.transaction(async (tx) =>
@@ -222,7 +222,9 @@ for (const target of targets) {
       expect(await ids({ q: '/demo/wallet' })).toEqual(['prun_old2', 'prun_old1']);
       expect(await ids({ q: 'key-prun_old3' })).toEqual(['prun_old3']);
       expect(await ids({})).toEqual(['prun_old3', 'prun_old2', 'prun_old1']);
-      // A host still on schema 7 writes rows without naming the columns: they follow.
+      // Through schema 12, a host still on schema 7 writes rows without naming the columns:
+      // they follow (from schema 13 the store writes them itself).
+      await migrate(database, { schema, to: 12 });
       await database.transaction((sql) =>
         sql.query(`UPDATE "${schema}".runs SET version = 2, record = $1 WHERE id = 'prun_old1'`, [
           JSON.stringify({ id: 'prun_old1', stage: 'delivery', awaiting: { kind: 'handoff' } }),
@@ -231,6 +233,68 @@ for (const target of targets) {
       expect(await ids({ stage: 'delivery', awaiting: 'handoff' })).toEqual(['prun_old1']);
       expect(await ids({ awaiting: 'approval' })).toEqual([]);
       expect(await ids({ q: 'sess_old' })).toEqual([]);
+    });
+
+    it('keeps the list filter values of runs from before, and writes them with each run (version 13)', async () => {
+      const { database, schema } = await open();
+      await migrate(database, { schema, to: 12 });
+      await database.transaction((sql) =>
+        sql.query(
+          `INSERT INTO "${schema}".runs (id, account, environment, version, scenario_id, status, created_at, idempotency_key, snapshot, last_sequence, record)
+           VALUES ('prun_v12', $1, $2, 1, 'wallet-delivery@v1', 'waiting', '2026-01-01T00:00:00.000Z', 'key-v12', null, 0, $3)`,
+          [
+            scope.account,
+            scope.environment,
+            JSON.stringify({
+              id: 'prun_v12',
+              stage: 'release',
+              awaiting: { kind: 'approval', step: 'release_approval' },
+              session_id: 'sess_v12',
+              source_path: '/demo/v12',
+            }),
+          ],
+        ),
+      );
+      expect(await migrate(database, { schema })).toEqual({
+        applied: MIGRATIONS.filter((migration) => migration.version > 12).map(
+          (migration) => migration.version,
+        ),
+        version: SCHEMA_VERSION,
+      });
+      const store = createSqlStore(database, `"${schema}"`);
+      const ids = (query: Omit<RunQuery, 'limit'>) =>
+        store.transaction(async (tx) =>
+          (await tx.listRuns(scope, { ...query, limit: 10 })).data.map((run) => run.id),
+        );
+      // What PostgreSQL generated before stays.
+      expect(await ids({ stage: 'release', awaiting: 'approval' })).toEqual(['prun_v12']);
+      expect(await ids({ q: 'sess_v12' })).toEqual(['prun_v12']);
+      expect(await ids({ q: '/demo/v12' })).toEqual(['prun_v12']);
+      // The store writes them from the record it writes.
+      const run = (await store.transaction((tx) => tx.getRun(scope, 'prun_v12')))!;
+      await store.transaction((tx) =>
+        tx.updateRun(
+          {
+            ...run,
+            version: 2,
+            record: { ...run.record, stage: 'delivery', awaiting: null, session_id: null },
+          },
+          1,
+        ),
+      );
+      expect(await ids({ stage: 'delivery' })).toEqual(['prun_v12']);
+      expect(await ids({ stage: 'release' })).toEqual([]);
+      expect(await ids({ awaiting: 'approval' })).toEqual([]);
+      expect(await ids({ q: 'sess_v12' })).toEqual([]);
+      expect(await ids({ q: '/demo/v12' })).toEqual(['prun_v12']);
+      // PostgreSQL no longer derives them: a write that does not name them leaves them.
+      await database.transaction((sql) =>
+        sql.query(`UPDATE "${schema}".runs SET version = 3, record = $1 WHERE id = 'prun_v12'`, [
+          JSON.stringify({ id: 'prun_v12', stage: 'closing' }),
+        ]),
+      );
+      expect(await ids({ stage: 'closing' })).toEqual([]);
+      expect(await ids({ stage: 'delivery' })).toEqual(['prun_v12']);
     });
 
     it('applies each migration once when several hosts start at the same time', async () => {

@@ -1,7 +1,7 @@
 // Model-based property for the run list filters that read a run's record (`stage`,
 // `awaiting`, `q`): random inserts, updates that move runs between stages and waits, and
 // lists with any mix of filters, cursor and limit give the same pages on PGlite as on the
-// memory store, so the generated columns and indexes follow every write.
+// memory store, so the filter columns the store writes and their indexes follow every write.
 import fc from 'fast-check';
 import type { RunQuery, RunRecord, StoredRun, StoreTransactionV1 } from '@programrun/engine';
 import { compareWithMemoryStore } from './support/model-comparison.js';

@@ -10,6 +10,7 @@ import { leanOutboxIndexMigration } from './0009-lean-outbox-index.js';
 import { outboxReferencesRecordsMigration } from './0010-outbox-references-records.js';
 import { oneStatementClaimsMigration } from './0011-one-statement-claims.js';
 import { singleAccountClaimsMigration } from './0012-single-account-claims.js';
+import { runFiltersWrittenMigration } from './0013-run-filters-written.js';
 import type { Migration } from './migration.js';
 
 /**
@@ -17,7 +18,7 @@ import type { Migration } from './migration.js';
  *
  * @example
  * ```ts
- * MIGRATIONS.at(-1)!.version; // 11
+ * MIGRATIONS.at(-1)!.version; // 13
  * ```
  */
 export const MIGRATIONS: readonly Migration[] = [
@@ -33,6 +34,7 @@ export const MIGRATIONS: readonly Migration[] = [
   outboxReferencesRecordsMigration,
   oneStatementClaimsMigration,
   singleAccountClaimsMigration,
+  runFiltersWrittenMigration,
 ];
 
 /** The schema version this package reads and writes. */

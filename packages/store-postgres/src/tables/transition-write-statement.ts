@@ -1,6 +1,7 @@
 import { assertTransitionWrite, StoreError, type TransitionWrite } from '@programrun/engine';
 import { EVENT_COLUMNS } from './event-bodies.js';
 import { JOB_COLUMNS } from './handoff-job-tables.js';
+import { RUN_FILTER_COLUMNS, runFilterValues } from './run-filter-columns.js';
 import { RUN_COLUMNS } from './run-tables.js';
 import { TIMER_COLUMNS } from './timer-tables.js';
 
@@ -40,7 +41,7 @@ const WRITE_ROW = `position int, id text, account text, environment text, versio
   scenario_id text, status text, created_at text, idempotency_key text,
   last_sequence int, trace_context text, expected int, deliveries_due text,
   settle_job json, settle_job_id text, settle_owner text, settle_calls int, close_at text,
-  close_keep json`;
+  close_keep json, stage text, awaiting_kind text, session_id text, source_path text`;
 
 /**
  * The one statement that writes `writes` (transitions of different runs, none twice), each
@@ -84,6 +85,7 @@ export function transitionWriteStatement(
     settle_calls: write.settleHandoffJob?.expected.calls ?? null,
     close_at: write.closeHandoffJobs?.at ?? null,
     close_keep: write.closeHandoffJobs?.keep ?? null,
+    ...runFilterValues(write.run.record),
   }));
   // The LIMIT (as many rows as there are) tells the planner how many runs the statement
   // touches: a set-returning function is otherwise taken for 100 rows, and a plan for 100
@@ -140,7 +142,9 @@ export function transitionWriteStatement(
     parts.push(`updated AS (
       UPDATE ${schema}.runs AS r SET version = w.version, scenario_id = w.scenario_id,
         status = w.status, created_at = w.created_at, idempotency_key = w.idempotency_key,
-        snapshot = w.snapshot, last_sequence = w.last_sequence, record = w.record
+        snapshot = w.snapshot, last_sequence = w.last_sequence, record = w.record,
+        stage = w.stage, awaiting_kind = w.awaiting_kind, session_id = w.session_id,
+        source_path = w.source_path
       FROM w
       WHERE r.id = w.id AND r.account = w.account AND r.environment = w.environment
         AND w.expected IS NOT NULL AND r.version = w.expected${
@@ -151,8 +155,8 @@ export function transitionWriteStatement(
   }
   if (inserts) {
     parts.push(`inserted AS (
-      INSERT INTO ${schema}.runs (${RUN_COLUMNS})
-      SELECT ${RUN_COLUMNS} FROM w WHERE w.expected IS NULL
+      INSERT INTO ${schema}.runs (${RUN_COLUMNS}, ${RUN_FILTER_COLUMNS})
+      SELECT ${RUN_COLUMNS}, ${RUN_FILTER_COLUMNS} FROM w WHERE w.expected IS NULL
       ON CONFLICT DO NOTHING
       RETURNING id)`);
     written.push('SELECT id FROM inserted');
