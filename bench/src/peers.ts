@@ -20,9 +20,11 @@
 // bench:http (node adapter), the memory-store figures.
 // Usage: pnpm --filter @programrun/bench bench:peers
 //   [ROUNDS=3 CONCURRENCY=1,16 RUNS_20=120 RUNS_6=300 RUNS_EVENT=600 RUNS_RAW=2000 POOL=10
-//    WARM_UP_RUNS= WORKLOADS=seq20,seq6,event,raw IDLE_SECONDS=3 MEMORY=0 BATCH_MS=]
+//    WARM_UP_RUNS= WORKLOADS=seq20,seq6,event,raw IDLE_SECONDS=3 MEMORY=0 BATCH=1 BATCH_MS=0]
 // WARM_UP_RUNS: workflows of each workload each side runs unmeasured first (one window's).
-// BATCH_MS=n runs programrun's engine with batch commit (`batch: { maxWaitMs: n }`).
+// programrun runs twice, in schemas of its own: as created by default, and with batch
+// commit (`createEngine({ batch: { maxWaitMs: BATCH_MS } })`, opt-in); BATCH=0 leaves the
+// second out.
 import { startPrivatePostgres, type PrivatePostgres } from '@programrun/test-postgres';
 import { launchDbosSide, type DbosSide } from './peers/dbos-side.js';
 import { memoryFigures } from './peers/memory-figures.js';
@@ -46,19 +48,27 @@ const started = performance.now();
 const progress = (message: string) =>
   console.log(`[${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s] ${message}`);
 
-/** A workload both sides run. */
+/** The sides, in the order of the table: programrun as created by default, batched, DBOS. */
+type SideKey = 'programrun' | 'batched' | 'dbos';
+const SIDE_LABELS: Record<SideKey, string> = {
+  programrun: 'programrun',
+  batched: 'programrun, batch commit',
+  dbos: 'DBOS',
+};
+
+/** A workload every side runs. */
 interface PairedWorkload {
   readonly id: string;
   readonly label: string;
   readonly count: number;
-  readonly programrun: Workflow;
-  readonly dbos: Workflow;
+  readonly workflows: Readonly<Record<SideKey, Workflow | undefined>>;
 }
 
 let privateServer: PrivatePostgres | undefined;
 let database: BenchDatabase | undefined;
 let counters: ServerCounters | undefined;
 let programrun: ProgramrunSide | undefined;
+let batched: ProgramrunSide | undefined;
 let dbos: DbosSide | undefined;
 let raw: RawSide | undefined;
 try {
@@ -83,12 +93,14 @@ try {
     return `${rate(delta.statements)} statements/s, ${rate(delta.writeCommits)} write commits/s, ${rate(delta.cpuSeconds * 1000)} ms PostgreSQL CPU/s, ${rate(delta.walBytes, 0)} WAL B/s`;
   };
 
-  programrun = await openProgramrunSide(
-    url,
-    database.schema('peers'),
-    pool,
-    process.env.BATCH_MS === undefined ? undefined : Number(process.env.BATCH_MS),
-  );
+  programrun = await openProgramrunSide(url, database.schema('peers'), pool);
+  if (process.env.BATCH !== '0')
+    batched = await openProgramrunSide(
+      url,
+      database.schema('peers_batch'),
+      pool,
+      Number(process.env.BATCH_MS ?? 0),
+    );
   const programrunIdle = await idle();
   dbos = await launchDbosSide(url, database.schema('dbos'), pool);
   const dbosIdleEarly = await idle();
@@ -103,22 +115,27 @@ try {
       id: 'seq20',
       label: '20 steps',
       count: runs('RUNS_20', 120),
-      programrun: programrun.sequential(20),
-      dbos: dbos.sequential(20),
+      workflows: {
+        programrun: programrun.sequential(20),
+        batched: batched?.sequential(20),
+        dbos: dbos.sequential(20),
+      },
     },
     {
       id: 'seq6',
       label: '6 steps',
       count: runs('RUNS_6', 300),
-      programrun: programrun.sequential(6),
-      dbos: dbos.sequential(6),
+      workflows: {
+        programrun: programrun.sequential(6),
+        batched: batched?.sequential(6),
+        dbos: dbos.sequential(6),
+      },
     },
     {
       id: 'event',
       label: 'event cycle',
       count: runs('RUNS_EVENT', 600),
-      programrun: programrun.event,
-      dbos: dbos.event,
+      workflows: { programrun: programrun.event, batched: batched?.event, dbos: dbos.event },
     },
   ].filter((workload) => selected.has(workload.id));
   const rawCount = runs('RUNS_RAW', 2000);
@@ -127,10 +144,15 @@ try {
   // unmeasured window each (WARM_UP_RUNS overrides its size). A short warm-up leaves the
   // first measured windows compiling: 20 workflows left V8's compiler threads spending
   // about as much CPU as the engine itself in the next 50.
+  const sides = (Object.keys(SIDE_LABELS) as SideKey[]).filter(
+    (side) => side !== 'batched' || batched !== undefined,
+  );
+  const workflowOf = (workload: PairedWorkload, side: SideKey): Workflow =>
+    workload.workflows[side]!;
   for (const workload of workloads) {
     const warmUp = runs('WARM_UP_RUNS', workload.count);
-    await measureWindow(counters, workload.programrun, WARM_UP_CONCURRENCY, warmUp);
-    await measureWindow(counters, workload.dbos, WARM_UP_CONCURRENCY, warmUp);
+    for (const side of sides)
+      await measureWindow(counters, workflowOf(workload, side), WARM_UP_CONCURRENCY, warmUp);
   }
   if (selected.has('raw')) await measureWindow(counters, raw.insert, WARM_UP_CONCURRENCY, 200);
   progress('warmed up');
@@ -138,29 +160,37 @@ try {
   const table = new PeersTable();
   for (const concurrency of levels) {
     for (const workload of workloads) {
-      const figures: Record<'programrun' | 'dbos', WindowFigures[]> = { programrun: [], dbos: [] };
+      const figures: Record<SideKey, WindowFigures[]> = { programrun: [], batched: [], dbos: [] };
       for (let round = 0; round < rounds; round += 1) {
-        // A B, then B A: drift in the machine hits both sides alike.
-        const order =
-          round % 2 === 0 ? (['programrun', 'dbos'] as const) : (['dbos', 'programrun'] as const);
+        // Each round starts one side later (A B C, B C A, …): drift in the machine hits
+        // every side alike.
+        const order = sides.map((_, index) => sides[(index + round) % sides.length]!);
         for (const side of order)
           figures[side].push(
-            await measureWindow(counters, workload[side], concurrency, workload.count),
+            await measureWindow(counters, workflowOf(workload, side), concurrency, workload.count),
           );
-        const rate = (side: 'programrun' | 'dbos') => {
+        const rate = (side: SideKey) => {
           const last = figures[side].at(-1)!;
           return last.workflows / last.seconds;
         };
+        const versus = sides
+          .filter((side) => side !== 'dbos')
+          .map((side) => `${SIDE_LABELS[side]} ÷ DBOS ${format(rate(side) / rate('dbos'), 2)}`);
         progress(
-          `${workload.label}, c ${concurrency}, round ${round + 1}: programrun ${format(rate('programrun'), 1)} wf/s, ` +
-            `DBOS ${format(rate('dbos'), 1)} wf/s (programrun ÷ DBOS ${format(rate('programrun') / rate('dbos'), 2)})`,
+          `${workload.label}, c ${concurrency}, round ${round + 1}: ` +
+            sides.map((side) => `${SIDE_LABELS[side]} ${format(rate(side), 1)} wf/s`).join(', ') +
+            ` (${versus.join(', ')})`,
         );
       }
-      table.pair(
+      const labelled = (side: SideKey) => ({
+        label: SIDE_LABELS[side],
+        summary: summarize(figures[side]),
+      });
+      table.group(
         `${workload.label} (${workload.count}/round)`,
         concurrency,
-        summarize(figures.programrun),
-        summarize(figures.dbos),
+        sides.filter((side) => side !== 'dbos').map(labelled),
+        labelled('dbos'),
       );
     }
     if (selected.has('raw')) {
@@ -189,11 +219,11 @@ try {
       `stmts: statements run (${counters.statementSource === 'client' ? 'counted in this process: the server has no pg_stat_statements' : 'pg_stat_statements'}; BEGIN/COMMIT not counted).`,
       'commits: write transactions (transaction ids handed out; each one a WAL flush).',
       'CPU and WAL: the whole server and this whole process in the window, background loops included.',
-      'RSS: this process, with both sides loaded in it, so it cannot tell them apart.',
+      'RSS: this process, with every side loaded in it, so it cannot tell them apart.',
       'A programrun step is a handoff answered by engine.signal (one transaction: read the run, write',
       'it with its records); a DBOS step is a function in this process whose result DBOS checkpoints.',
       'Background, nothing running:',
-      `  programrun alone (engine + store, no scheduler or workers): ${programrunIdle}`,
+      `  programrun alone (${batched ? 'both engines and stores' : 'engine + store'}, no scheduler or workers): ${programrunIdle}`,
       `  + DBOS, just launched (its schedule poll runs every second in its first minute): ${dbosIdleEarly}`,
       `  + DBOS, at the end of the run (autovacuum of the tables just written may add to it): ${dbosIdleLate}`,
       `Peak RSS of this process ${format(peakRssMiB())} MiB; ${format((performance.now() - started) / 1000)} s in all`,
@@ -202,6 +232,7 @@ try {
 } finally {
   await dbos?.shutdown();
   await programrun?.close();
+  await batched?.close();
   await raw?.close();
   await counters?.close();
   await database?.dropSchemas();

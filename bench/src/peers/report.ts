@@ -1,6 +1,6 @@
 // bench:peers' table: per workload, concurrency and side, the median rate over rounds,
 // latency percentiles over every workflow of every round, and per-workflow costs (each the
-// median of the rounds' values), then programrun ÷ DBOS for every column.
+// median of the rounds' values), then each programrun side ÷ DBOS for every column.
 import { format, median } from '../stats.js';
 import { quantile, type WindowFigures } from './window.js';
 
@@ -70,21 +70,27 @@ function cells(summary: Summary): string[] {
   ];
 }
 
-/** programrun ÷ DBOS for each numeric column but RSS. */
-function ratios(programrun: Summary, dbos: Summary): string[] {
+/** `side` ÷ `baseline` for each numeric column but RSS. */
+function ratios(side: Summary, baseline: Summary): string[] {
   const ratio = (a: number, b: number) =>
     b === 0 || !Number.isFinite(a / b) ? '–' : `${format(a / b, 2)}×`;
   return [
-    ratio(programrun.rate, dbos.rate),
-    ratio(programrun.p50, dbos.p50),
-    ratio(programrun.p99, dbos.p99),
-    ratio(programrun.statements, dbos.statements),
-    ratio(programrun.commits, dbos.commits),
-    ratio(programrun.nodeCpu, dbos.nodeCpu),
-    ratio(programrun.pgCpu, dbos.pgCpu),
-    ratio(programrun.walKiB, dbos.walKiB),
-    '–', // one process holds both sides: no ratio of its RSS
+    ratio(side.rate, baseline.rate),
+    ratio(side.p50, baseline.p50),
+    ratio(side.p99, baseline.p99),
+    ratio(side.statements, baseline.statements),
+    ratio(side.commits, baseline.commits),
+    ratio(side.nodeCpu, baseline.nodeCpu),
+    ratio(side.pgCpu, baseline.pgCpu),
+    ratio(side.walKiB, baseline.walKiB),
+    '–', // one process holds every side: no ratio of its RSS
   ];
+}
+
+/** One side's label and figures. */
+export interface LabelledSummary {
+  readonly label: string;
+  readonly summary: Summary;
 }
 
 /** Rows of the table being built; `render` pads the columns. */
@@ -92,14 +98,31 @@ export class PeersTable {
   readonly #rows: string[][] = [HEADER];
   readonly #roundRatios: string[] = [];
 
-  /** Adds programrun, DBOS and the ratio rows of one workload and concurrency. */
-  pair(workload: string, concurrency: number, programrun: Summary, dbos: Summary): void {
+  /**
+   * Adds the rows of one workload and concurrency: each side's, the baseline's (DBOS), then
+   * each side ÷ the baseline.
+   */
+  group(
+    workload: string,
+    concurrency: number,
+    sides: readonly LabelledSummary[],
+    baseline: LabelledSummary,
+  ): void {
     const c = String(concurrency);
-    this.#rows.push([workload, c, 'programrun', ...cells(programrun)]);
-    this.#rows.push(['', '', 'DBOS', ...cells(dbos)]);
-    this.#rows.push(['', '', 'programrun ÷ DBOS', ...ratios(programrun, dbos)]);
-    const perRound = programrun.rates.map((rate, index) => format(rate / dbos.rates[index]!, 2));
-    this.#roundRatios.push(`${workload}, c ${c}: ${perRound.join(', ')}`);
+    const rows = [...sides, baseline].map(({ label, summary }) => [label, ...cells(summary)]);
+    for (const side of sides)
+      rows.push([`${side.label} ÷ ${baseline.label}`, ...ratios(side.summary, baseline.summary)]);
+    rows.forEach((row, index) =>
+      this.#rows.push(index === 0 ? [workload, c, ...row] : ['', '', ...row]),
+    );
+    for (const side of sides) {
+      const perRound = side.summary.rates.map((rate, index) =>
+        format(rate / baseline.summary.rates[index]!, 2),
+      );
+      this.#roundRatios.push(
+        `${workload}, c ${c}, ${side.label} ÷ ${baseline.label}: ${perRound.join(', ')}`,
+      );
+    }
   }
 
   /** Adds the raw transaction's row. */
@@ -122,7 +145,7 @@ export class PeersTable {
     return [
       ...lines,
       '',
-      'programrun ÷ DBOS wf/s per round:',
+      'wf/s ratios per round:',
       ...this.#roundRatios.map((line) => `  ${line}`),
     ].join('\n');
   }
