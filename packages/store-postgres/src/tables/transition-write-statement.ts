@@ -224,9 +224,14 @@ export function transitionWriteStatement(
     ...write.cancelTimers,
     ...(write.firedTimer === null ? [] : [write.firedTimer]),
   ]);
+  // One parameter per id, not an array: the plan kept for the statement (generic, made
+  // without the values) then knows how many rows it deletes and probes the primary key for
+  // each, where an array of unknown length is taken for ten ids and, on a table of a few
+  // dozen pages (pending timers only), scanned whole on every transition.
   if (settledTimers.length > 0) {
     parts.push(`settled AS (
-      DELETE FROM ${schema}.timers WHERE id = ANY(${param(settledTimers)}::text[])
+      DELETE FROM ${schema}.timers
+      WHERE id IN (${settledTimers.map((id) => `${param(id)}::text`).join(', ')})
         AND run_id ${ran})`);
   }
   if (writes.some((write) => write.closeHandoffJobs !== null)) {
