@@ -15,8 +15,10 @@ const GENERATED = `SELECT $1::json ->> 'stage' AS stage,
   $1::json ->> 'session_id' AS session_id,
   $1::json ->> 'source_path' AS source_path`;
 
-// Text PostgreSQL can hold (no NUL: the store refuses it before any statement).
-const value = fc.jsonValue().filter((json) => !JSON.stringify(json).includes('\\u0000'));
+// Any Unicode text PostgreSQL can hold (no NUL: the store refuses it before any statement).
+const value = fc
+  .jsonValue({ stringUnit: 'grapheme' })
+  .filter((json) => !JSON.stringify(json).includes('\\u0000'));
 const record = fc.oneof(
   fc.record(
     {
